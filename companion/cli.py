@@ -1,0 +1,40 @@
+"""The `companion` command: one sub-command per module, imported only when used.
+
+Each command module exposes `HELP` (one line), `add_arguments(parser)` and
+`run(args) -> int`; importing lazily keeps `companion replay` fast to start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMANDS: dict[str, str] = {
+    "replay": "companion.scenario.replay_cmd",
+    "simulate": "companion.bots.simulate_cmd",
+    "sensors": "companion.sensors.sensors_cmd",
+    "doctor": "companion.sensors.doctor_cmd",
+    "demo": "companion.demo_cmd",
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = argparse.ArgumentParser(prog="companion", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    name = argv[0] if argv and argv[0] in COMMANDS else None
+    for cmd, module_name in COMMANDS.items():
+        if cmd == name:
+            module = importlib.import_module(module_name)
+            p = sub.add_parser(cmd, help=module.HELP, description=module.HELP)
+            module.add_arguments(p)
+            p.set_defaults(_module=module)
+        else:
+            sub.add_parser(cmd, help=f"see 'companion {cmd} --help'")
+    args = parser.parse_args(argv)
+    return int(args._module.run(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
