@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 COMMANDS: dict[str, str] = {
@@ -33,7 +34,11 @@ def main(argv: list[str] | None = None) -> int:
         else:
             sub.add_parser(cmd, help=f"see 'companion {cmd} --help'")
     args = parser.parse_args(argv)
-    return int(args._module.run(args) or 0)
+    try:
+        return int(args._module.run(args) or 0)
+    except BrokenPipeError:  # the reader (e.g. `head`) has gone: not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

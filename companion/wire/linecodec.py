@@ -37,7 +37,7 @@ def encode(fields):
     body = " ".join([str(f) for f in fields]).encode()
     if len(body) + 5 > MAX_LINE:
         raise LineError("too_long")
-    return body + b"*" + ("%04X" % crc16(body)).encode() + b"\n"
+    return body + b"*" + f"{crc16(body):04X}".encode() + b"\n"
 
 
 def decode(line):

@@ -1,0 +1,1 @@
+"""Simulated players: for the balance simulator, the demo, soak and property tests."""

@@ -1,0 +1,74 @@
+"""Actions: what the people at the table did, in the words of the scenario format.
+
+One small immutable class serves every action type; `FIELDS` says which fields
+each type carries, so the scenario loader, the journal and the API all check
+and serialise actions the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+# type -> {field: required}. Unlisted fields are unknown for that type.
+FIELDS: dict[str, dict[str, bool]] = {
+    "hustle": {"victim": True, "give": False},
+    "choose": {"card": False},
+    "aim": {"target": True},
+    "swap": {"card": False},
+    "privilege": {"order": True},
+    "courage": {"down": True},
+    "smart": {"discard": False},
+    "reveal": {"card": True},
+    "take": {"loot": True},
+    "forbid": {"target": True, "kind": True},
+    "junk": {"pile": False},
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    type: str
+    player: str
+    card: str | None = None
+    target: str | None = None
+    victim: str | None = None
+    give: str | None = None
+    order: str | None = None
+    down: bool | None = None
+    discard: str | None = None
+    loot: str | tuple[str, ...] | None = None
+    kind: str | None = None
+    pile: int | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.loot, tuple | list):  # a double share is a multiset: one spelling
+            object.__setattr__(self, "loot", tuple(sorted(self.loot)))
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type, "player": self.player}
+        for name, required in FIELDS[self.type].items():
+            value = getattr(self, name)
+            if required or value is not None:
+                out[name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def __str__(self) -> str:
+        inner = ", ".join(f"{k}: {_flow(v)}" for k, v in self.to_dict().items())
+        return "{" + inner + "}"
+
+
+def _flow(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(v) for v in value) + "]"
+    return str(value)
+
+
+def action_from_dict(data: dict[str, Any]) -> Action:
+    """Build an action from a mapping already checked for field names and types."""
+    fields = {k: v for k, v in data.items() if k not in ("type", "player")}
+    return Action(type=data["type"], player=data["player"], **fields)

@@ -1,0 +1,67 @@
+"""Card effects, all at once (R4, R6, R7, R8, R26, R27, R31), then the end check (R9)."""
+
+from __future__ import annotations
+
+from companion.rules import rng
+from companion.rules.cards import BANG
+from companion.rules.powers import LUCKY_MAN, PROFESSIONAL, VULTURE, wound_limit
+from companion.rules.scoring import finish
+from companion.rules.state import GameState, Player
+from companion.rules.steps import discard
+
+
+def take_random_loot(s: GameState, victim: Player, taker: Player, n: int) -> list[str]:
+    taken = []
+    for _ in range(min(n, len(victim.loot))):
+        s.rng, i = rng.below(s.rng, len(victim.loot))
+        card = victim.loot.pop(i)
+        taker.loot.append(card)
+        taken.append(card)
+    return taken
+
+
+def resolve(s: GameState) -> None:
+    hits: list[Player] = []
+    for p in s.living():
+        card, p.card = p.card, None
+        if card is None:
+            continue
+        if p.down or p.target is None:  # R6 lay down, R4 too slow: discarded face down
+            if not p.down:
+                s.event("too_slow", player=p.name)
+            discard(s, card)
+            continue
+        t = s.players[p.target]
+        discard(s, card)
+        if t.down:  # R6: you don't shoot cowards
+            if p.power == PROFESSIONAL and card == BANG:  # R27
+                stolen = take_random_loot(s, t, p, 1)
+                s.event("professional", player=p.name, target=t.name, loot=stolen)
+            continue
+        s.event("revealed", player=p.name, card=card, target=t.name)
+        if card == BANG:
+            if not t.hits:
+                hits.append(t)
+            t.hits.append(p.seat)
+    dead = []
+    for t in hits:
+        by = [s.players[seat].name for seat in t.hits]
+        if t.power == LUCKY_MAN and len(t.hits) >= 2:  # R26
+            s.event("lucky", player=t.name, by=by)
+            continue
+        t.wounds += len(t.hits)
+        s.event("wounded", player=t.name, by=by, wounds=t.wounds)
+        if t.wounds >= wound_limit(t.power):  # R8, R30
+            dead.append(t)
+    for t in dead:
+        t.alive = False
+        t.bang = t.click = 0  # the hand leaves the game
+        s.event("eliminated", player=t.name)
+    vulture = s.holder(VULTURE)  # R31: only a living Vulture
+    if vulture is not None:
+        for t in dead:
+            taken = take_random_loot(s, t, vulture, 2)
+            if taken:
+                s.event("vulture", player=vulture.name, prey=t.name, loot=taken)
+    if len(s.living()) <= 1:  # R9
+        finish(s)

@@ -1,0 +1,59 @@
+"""The final count (R15, R16) and the end of the game (R9)."""
+
+from __future__ import annotations
+
+from companion.rules.cards import DIAMOND_BONUS, FACE_VALUE, LOOT_KIND, painting_value
+from companion.rules.powers import COLLECTOR
+from companion.rules.state import GameState, Player
+
+ZERO = {"bills": 0, "diamonds": 0, "diamond_bonus": 0, "paintings": 0, "total": 0}
+
+
+def diamond_cards(p: Player) -> int:
+    return sum(1 for card in p.loot if LOOT_KIND[card] == "diamond")
+
+
+def bonus_holder(s: GameState) -> Player | None:
+    """The living player with strictly the most diamond cards, at least one."""
+    counts = sorted(((diamond_cards(p), p.seat) for p in s.players if p.alive), reverse=True)
+    if not counts or counts[0][0] == 0 or (len(counts) > 1 and counts[1][0] == counts[0][0]):
+        return None
+    return s.players[counts[0][1]]
+
+
+def score(s: GameState, p: Player, bonus: Player | None = None) -> dict[str, int]:
+    """The player's loot counted as if the game ended now; zero for the dead (R8)."""
+    if not p.alive:
+        return dict(ZERO)
+    bills = sum(FACE_VALUE[c] for c in p.loot if LOOT_KIND[c] == "bill")
+    diamonds = sum(FACE_VALUE[c] for c in p.loot if LOOT_KIND[c] == "diamond")
+    paintings = sum(1 for c in p.loot if c == "painting") + (p.power == COLLECTOR)
+    painting_total = painting_value(paintings) if paintings else 0
+    diamond_bonus = DIAMOND_BONUS if bonus is p else 0
+    return {
+        "bills": bills,
+        "diamonds": diamonds,
+        "diamond_bonus": diamond_bonus,
+        "paintings": painting_total,
+        "total": bills + diamonds + diamond_bonus + painting_total,
+    }
+
+
+def scores(s: GameState) -> list[dict[str, int]]:
+    bonus = bonus_holder(s)
+    return [score(s, p, bonus) for p in s.players]
+
+
+def finish(s: GameState) -> None:
+    """End the game: the last one standing wins (R9), else the richest, then most wounds."""
+    living = s.living()
+    if len(living) <= 1:
+        winners = living
+    else:
+        totals = scores(s)
+        best = max((totals[p.seat]["total"], p.wounds) for p in living)
+        winners = [p for p in living if (totals[p.seat]["total"], p.wounds) == best]
+    s.winners = [p.name for p in winners]
+    s.phase = "over"
+    s.turn = None
+    s.event("game_over", winners=s.winners)

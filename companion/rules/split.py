@@ -1,0 +1,196 @@
+"""The split (R10 to R14, R18, R19, R21, R22, R24): shares one at a time, clockwise."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from companion.rules import rng
+from companion.rules.actions import Action
+from companion.rules.cards import JUNKABLE, KINDS, LOOT_KIND, TOKEN, kind_of
+from companion.rules.errors import RuleError
+from companion.rules.powers import CUTE, DICTATOR, GOOD_FRIEND, GREEDY, JUNK_DEALER
+from companion.rules.state import GameState, Player
+from companion.rules.steps import player_named, require_power
+
+
+def start(s: GameState) -> None:
+    s.phase = "split"
+    for p in s.players:
+        p.in_split = p.standing
+    cute = s.holder(CUTE)
+    if cute is not None and cute.in_split and "bill5000" in s.table:  # R18
+        s.table.remove("bill5000")
+        cute.loot.append("bill5000")
+        s.event("cute", player=cute.name, loot="bill5000")
+    s.turn = next_in_split(s, s.godfather)
+
+
+def next_in_split(s: GameState, seat: int) -> int | None:
+    """The first player still in the split, clockwise from `seat` included."""
+    return next((p.seat for p in s.clockwise_from(seat) if p.in_split), None)
+
+
+def over(s: GameState) -> bool:
+    return s.turn is None or (not s.table and not s.token)
+
+
+def shares(s: GameState) -> list[str]:
+    return [*s.table, TOKEN] if s.token else s.table[:]
+
+
+def single_options(s: GameState) -> list[str]:
+    return sorted({x for x in shares(s) if kind_of(x) != s.forbidden})
+
+
+def double_options(s: GameState) -> list[tuple[str, str]]:
+    allowed = sorted(x for x in shares(s) if kind_of(x) != s.forbidden)
+    return sorted(set(combinations(allowed, 2)))
+
+
+def greedy_may_double(p: Player) -> bool:
+    return p.power == GREEDY and not p.greedy_used
+
+
+def take_options(s: GameState, p: Player) -> list[str | tuple[str, str] | None]:
+    opts: list[str | tuple[str, str] | None] = list(single_options(s))
+    if greedy_may_double(p):
+        opts += double_options(s)
+    return opts or [None]
+
+
+def take(s: GameState, p: Player, a: Action) -> None:
+    if s.turn != p.seat:
+        who = s.players[s.turn].name if s.turn is not None else "nobody"
+        raise RuleError("R10", f"it is {who}'s turn to take a share, not {p.name}'s")
+    loot = a.loot
+    picks = [loot] if isinstance(loot, str) else list(loot) if loot is not None else []
+    if len(picks) == 2 and not greedy_may_double(p):
+        raise RuleError("R22", f"{p.name} may not take two shares at once: only the Greedy, "
+                        "on her first turn of the split")
+    if len(picks) > 2:
+        raise RuleError("R10", "a share is one card or the New Godfather token")
+    left = shares(s)
+    for x in picks:
+        if x not in left:
+            raise RuleError("R10", f"{x} is not on the table")
+        if kind_of(x) == s.forbidden:
+            raise RuleError("R19", f"the Dictator forbade {s.forbidden} for this take")
+        left.remove(x)
+    if not picks and single_options(s):
+        raise RuleError("R19", f"{p.name} must take a share: taking nothing is allowed "
+                        "only when nothing on the table may be taken")
+    if p.power == GREEDY:
+        p.greedy_used = True
+        if len(picks) == 2:
+            p.in_split = False
+    s.forbidden = None
+    if not picks:
+        s.event("passed", player=p.name)
+    for x in picks:
+        receive(s, p, x)
+    if (p.power == JUNK_DEALER and len(picks) == 1 and picks[0] != TOKEN
+            and LOOT_KIND[picks[0]] in JUNKABLE and "junk_dealer" not in s.used
+            and later_piles(s) and p.loot and p.loot[-1] == picks[0]):
+        s.junk_card = len(p.loot) - 1
+    s.turn = next_in_split(s, (p.seat + 1) % len(s.players))
+
+
+def receive(s: GameState, p: Player, x: str) -> None:
+    """A share taken from the table: the token, or a card."""
+    s.event("took", player=p.name, loot=x)
+    if x == TOKEN:
+        s.token = False
+        s.new_godfather = p.seat
+        return
+    s.table.remove(x)
+    gain(s, p, x)
+
+
+def gain(s: GameState, p: Player, x: str) -> None:
+    """A card reaches a player: kept, or a Clip or first aid kit used at once (R13, R14)."""
+    if x == "clip":
+        clip(s, p)
+    elif x == "first_aid":
+        s.out.append(x)
+        s.event("first_aid", player=p.name, healed=p.wounds)
+        p.wounds = 0
+    else:
+        p.loot.append(x)
+
+
+def clip(s: GameState, p: Player) -> None:
+    """R14 and R21: a Bang! back from the discard, and the Good Friend's one too."""
+    s.out.append("clip")
+    if s.physical:  # hands are not tracked: the table does it with the real cards
+        return
+    if s.discard_bang == 0 or p.click == 0:
+        s.event("clip", player=p.name, reloaded=False)
+        return
+    p.click -= 1
+    s.discard_click += 1
+    p.bang += 1
+    s.discard_bang -= 1
+    s.event("clip", player=p.name, reloaded=True)
+    friend = s.holder(GOOD_FRIEND)
+    if friend is not None and friend is not p and s.discard_bang > 0:
+        friend.bang += 1
+        s.discard_bang -= 1
+        s.event("good_friend", player=friend.name)
+
+
+# -- the Dictator (R19) --------------------------------------------------------------------
+
+
+def may_forbid(s: GameState) -> Player | None:
+    d = s.holder(DICTATOR)
+    if (d is None or not d.standing or "dictator" in s.used or s.turn is None
+            or s.turn == d.seat or s.junk_card is not None):
+        return None
+    return d
+
+
+def forbid(s: GameState, p: Player, a: Action) -> None:
+    require_power(p, DICTATOR, "R19")
+    if may_forbid(s) is not p:
+        raise RuleError("R19", "the Dictator forbids once a round, while standing at the split, "
+                        "on another player's turn before the take")
+    t = player_named(s, a.target, "target")
+    if t.seat != s.turn:
+        raise RuleError("R19", f"it is {s.players[s.turn].name}'s turn, not {t.name}'s")
+    if a.kind not in KINDS:
+        raise RuleError("R19", f"{a.kind!r} is not a kind of loot ({', '.join(KINDS)})")
+    s.forbidden = a.kind
+    s.used |= {"dictator"}
+    s.event("forbid", player=p.name, target=t.name, kind=a.kind)
+
+
+# -- the Junk Dealer (R24) -----------------------------------------------------------------
+
+
+def later_piles(s: GameState) -> list[int]:
+    """Rounds of the later piles that still hold a card."""
+    return [s.round + 1 + i for i, pile in enumerate(s.piles) if pile]
+
+
+def junk(s: GameState, p: Player, a: Action) -> None:
+    require_power(p, JUNK_DEALER, "R24")
+    if s.junk_card is None:
+        raise RuleError("R24", "the Junk Dealer swaps once a round, right after taking "
+                        "a bill, diamond or painting, while a later pile is left")
+    rounds = later_piles(s)
+    if a.pile is None:
+        s.rng, i = rng.below(s.rng, len(rounds))
+        pile_round = rounds[i]
+    elif a.pile in rounds:
+        pile_round = a.pile
+    else:
+        raise RuleError("R24", f"there is no later pile for round {a.pile} to draw from")
+    pile = s.piles[pile_round - s.round - 1]
+    s.rng, j = rng.below(s.rng, len(pile))
+    given = p.loot.pop(s.junk_card)
+    got, pile[j] = pile[j], given
+    s.junk_card = None
+    s.used |= {"junk_dealer"}
+    s.event("junk", player=p.name, gave=given, got=got, pile=pile_round)
+    gain(s, p, got)
+

@@ -1,0 +1,288 @@
+"""The steps before the card effects: hustle, choose, hold-up, privilege, courage, Smart, reveal.
+
+Each handler checks the action against the rules and mutates the (private) state;
+`can_*` and `*_options` are the same rules seen from `legal_actions`.
+"""
+
+from __future__ import annotations
+
+from companion.rules import rng
+from companion.rules.actions import Action
+from companion.rules.cards import BANG, BULLETS, CLICK
+from companion.rules.errors import RuleError
+from companion.rules.powers import CUNNING, DOCTOR, HUSTLER, KID, PROFESSIONAL, SMART, STEALTHY
+from companion.rules.state import GameState, Player
+
+HIDDEN = "hidden"  # a face-down card the companion cannot see (physical cards)
+
+
+def require_power(p: Player, power: str, rule: str) -> None:
+    if p.power != power:
+        raise RuleError(rule, f"{p.name} is not the {power.replace('_', ' ').title()}")
+
+
+def player_named(s: GameState, name: str | None, what: str) -> Player:
+    seat = s.index.get(name) if isinstance(name, str) else None
+    if seat is None:
+        raise RuleError("R1", f"{what} {name!r} is not a player at this table")
+    return s.players[seat]
+
+
+def hand_count(p: Player, card: str) -> int:
+    return p.bang if card == BANG else p.click
+
+
+def add_to_hand(p: Player, card: str, n: int) -> None:
+    if card == BANG:
+        p.bang += n
+    else:
+        p.click += n
+
+
+def check_bullet(card: str | None, rule: str) -> str:
+    if card not in BULLETS:
+        raise RuleError(rule, f"a bullet card is bang or click, not {card!r}")
+    return card
+
+
+def check_physical_field(s: GameState, value: object, field: str, rule: str) -> None:
+    """In physical-cards mode the companion sees no hand: card fields must be left out."""
+    if s.physical and value is not None:
+        raise RuleError(rule, f"cards are physical: the companion does not see {field}")
+
+
+# -- loot: the Hustler (R23) ---------------------------------------------------------------
+
+
+def hustle_victims(s: GameState, h: Player) -> list[Player]:
+    return [v for v in s.living() if v is not h and (s.physical or v.hand_size > 0)]
+
+
+def hustle_gives(h: Player, v: Player) -> list[str]:
+    """Cards the Hustler can surely give back: held before the draw, or the only kind drawn."""
+    return [c for c in BULLETS if hand_count(h, c) > 0 or hand_count(v, c) == v.hand_size]
+
+
+def hustle(s: GameState, p: Player, a: Action) -> None:
+    require_power(p, HUSTLER, "R23")
+    if s.phase != "loot":
+        raise RuleError("R23", "the Hustler acts in the loot step, before the bullet choice")
+    s.done |= {"hustle"}
+    if a.victim is None:
+        if a.give is not None:
+            raise RuleError("R23", "a Hustler who passes draws nothing and gives nothing")
+        return
+    v = player_named(s, a.victim, "victim")
+    if v not in hustle_victims(s, p):
+        raise RuleError("R23", f"{v.name} cannot be hustled: the victim must be another "
+                        "living player with cards in hand")
+    check_physical_field(s, a.give, "which card is given", "R23")
+    if not s.physical:
+        give = check_bullet(a.give, "R23")
+        if give not in hustle_gives(p, v):
+            raise RuleError("R23", f"{p.name} may not hold a {give} to give back")
+        s.rng, r = rng.below(s.rng, v.hand_size)
+        drawn = BANG if r < v.bang else CLICK
+        add_to_hand(v, drawn, -1)
+        add_to_hand(p, drawn, 1)
+        add_to_hand(p, give, -1)
+        add_to_hand(v, give, 1)
+    s.event("hustled", player=p.name, victim=v.name)
+
+
+# -- choose (R1) ---------------------------------------------------------------------------
+
+
+def waiting_to_choose(s: GameState, p: Player) -> bool:
+    return p.alive and p.card is None and (s.physical or p.hand_size > 0)
+
+
+def choose(s: GameState, p: Player, a: Action) -> None:
+    if not waiting_to_choose(s, p):
+        raise RuleError("R3", f"{p.name} has already put a card down this turn"
+                        if p.card else f"{p.name} has no card to put down")
+    if s.physical:
+        check_physical_field(s, a.card, "the card chosen", "R3")
+        p.card = HIDDEN
+        return
+    card = check_bullet(a.card, "R1")
+    if hand_count(p, card) == 0:
+        raise RuleError("R1", f"{p.name} holds no {card} card")
+    add_to_hand(p, card, -1)
+    p.card = card
+
+
+# -- hold-up (R4, R25) and the Cunning (R17) -----------------------------------------------
+
+
+def aim_targets(s: GameState, p: Player) -> list[Player]:
+    return [t for t in s.players if t.alive and t is not p]
+
+
+def kid_waits(s: GameState, p: Player) -> bool:
+    return p.power == KID and any(not q.aimed for q in s.living() if q is not p)
+
+
+def aim(s: GameState, p: Player, a: Action) -> None:
+    if s.phase == "privilege":
+        return aim_ordered(s, p, a)
+    if p.aimed:
+        raise RuleError("R3", f"{p.name} has already aimed this turn")
+    if kid_waits(s, p):
+        raise RuleError("R25", f"{p.name} is the Kid and aims after every other living player")
+    if a.target is not None:
+        t = player_named(s, a.target, "target")
+        if t not in aim_targets(s, p):
+            raise RuleError("R8", f"{p.name} cannot aim at {t.name}: "
+                            + ("that is oneself" if t is p else f"{t.name} is out of the game"))
+        p.target = t.seat
+    p.aimed = True
+
+
+def can_swap(s: GameState) -> bool:
+    c = s.holder(CUNNING)
+    return c is not None and c.card is not None and (s.physical or c.hand_size > 0)
+
+
+def swap_options(s: GameState, c: Player) -> list[str | None]:
+    return [None] if s.physical else [k for k in BULLETS if hand_count(c, k) > 0]
+
+
+def swap(s: GameState, p: Player, a: Action) -> None:
+    require_power(p, CUNNING, "R17")
+    if s.phase != "holdup" or any(not q.aimed for q in s.living()) or not can_swap(s):
+        raise RuleError("R17", "the Cunning swaps only at the end of the hold-up, "
+                        "after every aim, with a card down and one in hand")
+    s.done |= {"swap"}
+    check_physical_field(s, a.card, "the card swapped in", "R17")
+    if not s.physical:
+        card = check_bullet(a.card, "R17")
+        if hand_count(p, card) == 0:
+            raise RuleError("R17", f"{p.name} holds no {card} card")
+        add_to_hand(p, card, -1)
+        add_to_hand(p, p.card, 1)
+        p.card = card
+    s.event("swapped", player=p.name)
+
+
+# -- the Godfather's privilege (R5) --------------------------------------------------------
+
+
+def new_targets(s: GameState, p: Player) -> list[Player]:
+    return [t for t in aim_targets(s, p) if t.seat != p.target]
+
+
+def orderable(s: GameState) -> list[Player]:
+    return [p for p in s.living() if p.seat != s.godfather and new_targets(s, p)]
+
+
+def privilege(s: GameState, p: Player, a: Action) -> None:
+    if p.seat != s.godfather:
+        raise RuleError("R5", f"only the Godfather ({s.players[s.godfather].name}) "
+                        "gives the privilege order")
+    if s.phase != "privilege" or s.ordered is not None or "privilege" in s.done:
+        raise RuleError("R5", "the privilege is given once, after the hold-up")
+    s.done |= {"privilege"}
+    if a.order is None:
+        return
+    o = player_named(s, a.order, "order")
+    if o is p:
+        raise RuleError("R5", "the Godfather orders another player, not himself")
+    if not o.alive:
+        raise RuleError("R8", f"{o.name} is out of the game")
+    if not new_targets(s, o):
+        raise RuleError("R5", f"{o.name} has no other living player to aim at")
+    s.ordered = o.seat
+    s.event("ordered", player=p.name, order=o.name)
+
+
+def aim_ordered(s: GameState, p: Player, a: Action) -> None:
+    if s.ordered != p.seat:
+        who = "nobody" if s.ordered is None else s.players[s.ordered].name
+        raise RuleError("R5", f"only the player the Godfather ordered ({who}) changes target now")
+    if a.target is None:
+        raise RuleError("R5", f"{p.name} was ordered to change target and must aim at someone")
+    t = player_named(s, a.target, "target")
+    if t not in new_targets(s, p):
+        raise RuleError("R5", f"{p.name} must aim at another living player, "
+                        "not oneself and not the old target")
+    p.target = t.seat
+    s.ordered = None
+
+
+# -- courage (R6, R20, R29) and the Smart (R28) --------------------------------------------
+
+
+def courage(s: GameState, p: Player, a: Action) -> None:
+    if not p.alive:
+        raise RuleError("R8", f"{p.name} is out of the game")
+    if p.down is not None:
+        raise RuleError("R3", f"{p.name} has already shown courage this turn")
+    if not isinstance(a.down, bool):
+        raise RuleError("R6", "courage takes down: true or false")
+    p.down = a.down
+    if not a.down:
+        return
+    s.event("lay_down", player=p.name)
+    if p.power == DOCTOR and p.wounds > 0:
+        p.wounds -= 1
+        s.event("healed", player=p.name, wounds=p.wounds, by="doctor")
+    if p.power == STEALTHY and "bill10000" in s.table:
+        s.table.remove("bill10000")
+        p.loot.append("bill10000")
+        s.event("stealthy", player=p.name, loot="bill10000")
+
+
+def can_smart(s: GameState) -> bool:
+    m = s.holder(SMART)
+    return (m is not None and m.card is not None and m.target is not None
+            and s.players[m.target].down is True)
+
+
+def smart_options(s: GameState, m: Player) -> list[str | None]:
+    if s.physical:
+        return [None]
+    return [k for k in BULLETS if hand_count(m, k) + (m.card == k) > 0]
+
+
+def smart(s: GameState, p: Player, a: Action) -> None:
+    require_power(p, SMART, "R28")
+    if s.phase != "courage" or any(q.down is None for q in s.living()) or not can_smart(s):
+        raise RuleError("R28", "the Smart acts after every courage choice, "
+                        "only when the target lay down")
+    s.done |= {"smart"}
+    check_physical_field(s, a.discard, "the card discarded", "R28")
+    if not s.physical:
+        card = check_bullet(a.discard, "R28")
+        add_to_hand(p, p.card, 1)
+        if hand_count(p, card) == 0:
+            raise RuleError("R28", f"{p.name} holds no {card} card")
+        add_to_hand(p, card, -1)
+        discard(s, card)
+    p.card = None
+    s.event("smart", player=p.name)
+
+
+# -- card reveals in physical-cards mode ---------------------------------------------------
+
+
+def must_reveal(s: GameState, p: Player) -> bool:
+    """A card counts: its owner stood and aimed at a standing target, or is the Professional."""
+    if not (s.physical and p.alive and p.card == HIDDEN and p.down is False):
+        return False
+    if p.target is None:
+        return False
+    return s.players[p.target].down is False or p.power == PROFESSIONAL
+
+
+def reveal(s: GameState, p: Player, a: Action) -> None:
+    if s.phase != "reveal" or not must_reveal(s, p):
+        raise RuleError("R7", f"{p.name} has no card to reveal now")
+    p.card = check_bullet(a.card, "R7")
+
+
+def discard(s: GameState, card: str) -> None:
+    if card == BANG:
+        s.discard_bang += 1
+    elif card == CLICK:
+        s.discard_click += 1
