@@ -17,6 +17,8 @@ COMMANDS: dict[str, str] = {
     "sensors": "companion.sensors.sensors_cmd",
     "doctor": "companion.sensors.doctor_cmd",
     "demo": "companion.demo_cmd",
+    "run": "companion.run_cmd",
+    "export": "companion.referee.export_cmd",
 }
 
 

@@ -1,0 +1,125 @@
+"""The referee's JSON API (docs/API.md): reading the table and sending it commands."""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import defaultdict, deque
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request, session
+
+from companion.referee.table import Auth, CommandError, Table
+
+WRONG_PIN_LIMIT = 5  # wrong tries ...
+WRONG_PIN_WINDOW_S = 60.0  # ... in this long lock the address out for as long
+
+
+class PinGuard:
+    """Counts wrong PINs per address, so a guess-every-PIN run is slow and visible."""
+
+    def __init__(self) -> None:
+        self._wrong: dict[str, deque[float]] = defaultdict(deque)
+        self._lock = threading.Lock()
+
+    def check(self, table: Table, pin: str, who: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            tries = self._wrong[who]
+            while tries and now - tries[0] > WRONG_PIN_WINDOW_S:
+                tries.popleft()
+            if len(tries) >= WRONG_PIN_LIMIT:
+                raise CommandError(429, "too many wrong PINs: wait a minute")
+            if not table.check_pin(pin):
+                tries.append(now)
+                raise CommandError(401, "wrong table PIN")
+
+
+def api_blueprint(table: Table) -> Blueprint:
+    bp = Blueprint("api", __name__, url_prefix="/api")
+    guard = PinGuard()
+
+    def body() -> dict[str, Any]:
+        data = request.get_json(silent=True)
+        if not isinstance(data, dict):
+            raise CommandError(400, "the body must be a JSON object")
+        return data
+
+    def check_csrf() -> None:
+        sent = request.headers.get("X-CSRF-Token", "")
+        if request.method == "POST" and not secrets.compare_digest(sent, session.get("csrf", "-")):
+            raise CommandError(403, "missing or wrong X-CSRF-Token for this session")
+
+    def auth(seat: int | None = None) -> Auth:
+        """The caller's rights, from headers (scripts) or the session (pages)."""
+        pin = request.headers.get("X-Table-Pin")
+        if pin is not None:
+            guard.check(table, pin, request.remote_addr or "?")
+            return Auth(control=True)
+        token = request.headers.get("X-Seat-Token")
+        if token is not None:
+            claimed = seat if seat is not None else _int(request.headers.get("X-Seat"))
+            if claimed is None or not table.check_seat_token(claimed, token):
+                raise CommandError(401, "wrong seat token")
+            return Auth(seat=claimed)
+        if session.get("control") or session.get("seat") is not None:
+            check_csrf()
+            if session.get("control"):
+                return Auth(control=True)
+            return Auth(seat=int(session["seat"]))
+        return Auth()
+
+    @bp.errorhandler(CommandError)
+    def refused(e: CommandError) -> tuple[Response, int]:
+        return jsonify({"error": e.message, **e.extra}), e.status
+
+    @bp.get("/state")
+    def state() -> Response:
+        return jsonify(table.public_state())
+
+    @bp.get("/control")
+    def control() -> Response:
+        if not auth().control:
+            raise CommandError(401, "the Godfather's view needs the table PIN")
+        return jsonify(table.control_state())
+
+    @bp.get("/seat/<int:seat>")
+    def seat_view(seat: int) -> Response:
+        who = auth(seat)
+        if not who.control and who.seat != seat:
+            raise CommandError(401, f"seat {seat}'s view needs its token")
+        return jsonify(table.seat_state(seat))
+
+    @bp.post("/command")
+    def command() -> Response:
+        data = body()
+        who = auth()
+        if not who.control and who.seat is None:
+            raise CommandError(401, "commands need the table PIN or a seat token")
+        return jsonify(table.command(data, who))
+
+    @bp.post("/login")
+    def login() -> Response:
+        data = body()
+        if "pin" in data:
+            guard.check(table, str(data["pin"]), request.remote_addr or "?")
+            session.clear()
+            session["control"] = True
+        else:
+            seat, token = _int(data.get("seat")), str(data.get("token", ""))
+            if seat is None or not table.check_seat_token(seat, token):
+                raise CommandError(401, "wrong seat token")
+            session.clear()
+            session["seat"] = seat
+        session["csrf"] = secrets.token_urlsafe(24)
+        return jsonify({"ok": True, "csrf": session["csrf"]})
+
+    return bp
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None

@@ -1,0 +1,119 @@
+"""The game journal: every accepted action on disk before anyone sees it.
+
+SQLite in WAL mode with `synchronous=FULL`: a commit returns only once the action is on
+disk, so a power cut loses at most an action that nobody was shown. A game is its setup
+plus its actions in order; the state is never stored, it is replayed.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.rules import Action, action_from_dict
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS game (
+    id INTEGER PRIMARY KEY,
+    created_ms REAL NOT NULL,
+    setup TEXT NOT NULL,              -- JSON: players, powers, seed, variant, cards, loot_mode
+    finished INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS action (
+    game INTEGER NOT NULL REFERENCES game(id),
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,             -- JSON, the scenario language
+    source TEXT NOT NULL,             -- sensor, tablet, phone, override
+    at_ms REAL NOT NULL,
+    undone INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game, seq)
+);
+"""
+
+
+@dataclass(frozen=True)
+class Entry:
+    seq: int
+    action: Action
+    source: str
+    at_ms: float
+
+
+class Journal:
+    """One SQLite file; safe to call from any thread (one connection behind a lock)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def secret(self) -> bytes:
+        """A random key kept with the games, so phone links survive a restart."""
+        with self._lock, self._db:
+            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('secret', ?)",
+                             (secrets.token_bytes(32),))
+            return bytes(self._db.execute("SELECT value FROM meta WHERE key = 'secret'"
+                                          ).fetchone()[0])
+
+    def new_game(self, setup: dict[str, Any], at_ms: float) -> int:
+        with self._lock, self._db:
+            cur = self._db.execute("INSERT INTO game (created_ms, setup) VALUES (?, ?)",
+                                   (at_ms, json.dumps(setup, sort_keys=True)))
+            return int(cur.lastrowid)
+
+    def record(self, game: int, action: Action, source: str, at_ms: float) -> int:
+        """Append an action; returns its sequence number once it is on disk."""
+        with self._lock, self._db:
+            row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM action WHERE game = ?",
+                                   (game,)).fetchone()
+            seq = int(row[0]) + 1
+            self._db.execute("INSERT INTO action (game, seq, action, source, at_ms) "
+                             "VALUES (?, ?, ?, ?, ?)",
+                             (game, seq, json.dumps(action.to_dict()), source, at_ms))
+            return seq
+
+    def undo(self, game: int, seq: int) -> None:
+        with self._lock, self._db:
+            self._db.execute("UPDATE action SET undone = 1 WHERE game = ? AND seq = ?",
+                             (game, seq))
+
+    def finish(self, game: int) -> None:
+        with self._lock, self._db:
+            self._db.execute("UPDATE game SET finished = 1 WHERE id = ?", (game,))
+
+    def setup(self, game: int) -> dict[str, Any]:
+        with self._lock:
+            row = self._db.execute("SELECT setup FROM game WHERE id = ?", (game,)).fetchone()
+        if row is None:
+            raise KeyError(f"no game {game} in {self.path}")
+        return dict(json.loads(row[0]))
+
+    def entries(self, game: int) -> list[Entry]:
+        """The game's actions still in force, in order."""
+        with self._lock:
+            rows = self._db.execute("SELECT seq, action, source, at_ms FROM action "
+                                    "WHERE game = ? AND undone = 0 ORDER BY seq",
+                                    (game,)).fetchall()
+        return [Entry(seq, action_from_dict(json.loads(a)), src, at) for seq, a, src, at in rows]
+
+    def latest_game(self) -> tuple[int, bool] | None:
+        """(id, finished) of the newest game, if any."""
+        with self._lock:
+            row = self._db.execute("SELECT id, finished FROM game ORDER BY id DESC LIMIT 1"
+                                   ).fetchone()
+        return None if row is None else (int(row[0]), bool(row[1]))

@@ -1,0 +1,137 @@
+"""The referee on the bus: sensor facts in; public game state, events and discovery out.
+
+Inbound payloads come from other programs and are checked field by field; a bad one is
+counted and logged, never applied. Outbound, the retained `game/state` never holds a
+secret (it is the spectators' view), and events go to `game/event` and to one topic per
+player, which Home Assistant's discovery turns into an event entity per player.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from typing import Any
+
+from companion.bus.client import BusClient
+from companion.bus.topics import ONLINE, Topics
+from companion.referee.table import Table
+from companion.referee.views import public_event
+from companion.sensors.facts import Fact
+
+log = logging.getLogger(__name__)
+
+FACT_TOPIC = re.compile(r".*/(gun/(\d)/(aim|raised)|standee/(\d)/(posture))$")
+# engine event -> published event type
+EVENT_TYPES = {"wounded": "wounded", "eliminated": "eliminated", "lay_down": "lay_down",
+               "game_over": "game_over"}
+PLAYER_EVENTS = ("shot", "wounded", "eliminated", "lay_down", "loot_taken", "godfather")
+
+
+def fact_from_message(topic: str, payload: bytes) -> Fact:
+    """A sensor fact from its topic and JSON payload; ValueError says what is wrong."""
+    m = FACT_TOPIC.match(topic)
+    if not m:
+        raise ValueError(f"not a sensor topic: {topic}")
+    seat = int(m.group(2) or m.group(4))
+    kind = m.group(3) or m.group(5)
+    try:
+        data = json.loads(payload)
+    except (ValueError, UnicodeDecodeError):
+        raise ValueError(f"{topic}: payload is not JSON") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{topic}: payload is not a JSON object")
+    t = data.get("t")
+    if isinstance(t, bool) or not isinstance(t, int | float):
+        raise ValueError(f"{topic}: t (the time it happened, ms) is missing or not a number")
+    key = {"aim": "target", "raised": "raised", "posture": "posture"}[kind]
+    value = data.get(key, ...)
+    ok = {"aim": value is None or (type(value) is int and 1 <= value <= 8),
+          "raised": isinstance(value, bool),
+          "posture": value in ("up", "down")}[kind]
+    if not ok:
+        raise ValueError(f"{topic}: {key} has a bad value {value!r}")
+    return Fact(kind, seat, value, float(t), str(data.get("device", "?")))  # type: ignore[arg-type]
+
+
+def published_events(e: dict[str, Any]) -> list[dict[str, Any]]:
+    """The MQTT events one engine event makes (docs/MQTT.md), secrets left out."""
+    pub = public_event(e)
+    if e["type"] == "revealed" and e["card"] == "bang":
+        return [{**pub, "type": "shot"}]
+    if e["type"] == "took":
+        return [{**pub, "type": "godfather" if e["loot"] == "godfather" else "loot_taken"}]
+    if e["type"] in EVENT_TYPES:
+        return [{**pub, "type": EVENT_TYPES[e["type"]]}]
+    return []
+
+
+class RefereeLink:
+    def __init__(self, table: Table, bus: BusClient, topics: Topics,
+                 home_assistant: bool = False, discovery_prefix: str = "homeassistant") -> None:
+        self.table, self.bus, self.topics = table, bus, topics
+        self.home_assistant, self.prefix = home_assistant, discovery_prefix
+        self.rejected = 0
+        self._sent_version = -1
+        self._sent_events = 0
+        self._game: int | None = None
+
+    def start(self) -> None:
+        for pattern in ("gun/+/aim", "gun/+/raised", "standee/+/posture"):
+            self.bus.subscribe(f"{self.topics.base}/{pattern}", self._on_fact)
+        self.bus.on_connect(self._on_connect)
+        self.table.subscribe(self._on_change)
+        if self.bus.connected.is_set():
+            self._on_connect()
+
+    def _on_fact(self, topic: str, payload: bytes) -> None:
+        try:
+            fact = fact_from_message(topic, payload)
+        except ValueError as e:
+            self.rejected += 1
+            log.warning("sensor message dropped: %s", e)
+            return
+        self.table.on_fact(fact)
+
+    def _on_connect(self) -> None:
+        self.bus.publish(f"{self.topics.base}/referee/status", ONLINE, retain=True)
+        if self.home_assistant:
+            self._discovery()
+        self._sent_version = -1
+        self._on_change(0)
+
+    def _on_change(self, _revision: int) -> None:
+        if self.table.version == self._sent_version:  # a sensor reading: not game state
+            return
+        state = self.table.public_state()
+        self._sent_version = state["version"]
+        self.bus.publish(f"{self.topics.base}/game/state", json.dumps(state), retain=True)
+        game = self.table.game
+        if game is None:
+            return
+        if self._game != game.id:
+            self._game, self._sent_events = game.id, len(game.state.events)
+        for e in game.state.events[self._sent_events:]:
+            for out in published_events(e):
+                payload = json.dumps(out)
+                self.bus.publish(f"{self.topics.base}/game/event", payload)
+                if out["type"] in PLAYER_EVENTS and out.get("player") in game.seat_of:
+                    seat = game.seat_of[out["player"]]
+                    self.bus.publish(f"{self.topics.base}/player/{seat}/event",
+                                     json.dumps({"event_type": out["type"], **out}))
+        self._sent_events = len(game.state.events)
+
+    def _discovery(self) -> None:
+        """One Home Assistant device for the table, an event entity per seat."""
+        device = {"identifiers": [f"cashnguns_{self.table.name}"],
+                  "name": f"Cash 'n Guns table {self.table.name}",
+                  "manufacturer": "Cash 'n Guns table companion"}
+        for seat in range(1, 9):
+            uid = f"cashnguns_{self.table.name}_seat{seat}"
+            config = {
+                "name": f"Seat {seat}", "unique_id": uid, "object_id": uid, "device": device,
+                "state_topic": f"{self.topics.base}/player/{seat}/event",
+                "event_types": list(PLAYER_EVENTS),
+                "availability_topic": f"{self.topics.base}/referee/status",
+            }
+            self.bus.publish(f"{self.prefix}/event/{uid}/config", json.dumps(config), retain=True)

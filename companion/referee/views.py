@@ -1,0 +1,133 @@
+"""What each audience may see of the table: spectators, the Godfather's tablet, one phone.
+
+Everything goes through `public()`, which leaves out every secret: hands, face-down
+cards, and the identity of cards taken in secret (the Hustler's draw, the Junk Dealer's
+draw, the Professional's and the Vulture's theft are counted, not named). Loot is shown
+as counts until the game is over, as the rules suggest.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from companion.referee.game import Game, engine_setup
+from companion.rules import apply_in_place, legal_actions, new_game
+from companion.rules.engine import waiting_for
+from companion.rules.scoring import scores
+from companion.story import describe
+
+if TYPE_CHECKING:
+    from companion.referee.table import Table
+
+SECRET_FIELDS = {"professional": ("loot",), "vulture": ("loot",), "junk": ("got",)}
+EVENTS_SHOWN = 30
+
+
+def public_event(e: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in e.items() if k not in SECRET_FIELDS.get(e["type"], ())}
+    for key in SECRET_FIELDS.get(e["type"], ()):
+        out[f"{key}_count"] = len(e[key]) if isinstance(e[key], list) else 1
+    if e["type"] == "professional":
+        out["text"] = f"{e['player']} robbed {e['target']}."
+    elif e["type"] == "vulture":
+        out["text"] = f"{e['player']} took {len(e['loot'])} cards from {e['prey']}."
+    elif e["type"] == "junk":
+        out["text"] = f"{e['player']} swapped a card with a later pile."
+    else:
+        out["text"] = describe(e)
+    return out
+
+
+def public(t: Table) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "version": t.version, "revision": t.revision, "table": t.name, "paused": t.paused,
+        "stage": t.stage.public(), "game": None, "players": [], "now_ms": t.clock.now_ms(),
+    }
+    game = t.game
+    if game is None:
+        return base
+    s = game.state
+    over = s.phase == "over"
+    totals = scores(s)
+    now = t.clock.now_ms()
+    players = []
+    for p in s.players:
+        seat = game.seat_of[p.name]
+        players.append({
+            "name": p.name, "seat": seat, "power": p.power, "alive": p.alive,
+            "wounds": p.wounds, "hand_size": None if s.physical else p.hand_size,
+            "chosen": p.card is not None, "aimed": p.aimed,
+            "target": s.players[p.target].name if p.target is not None else None,
+            "down": p.down, "in_split": p.in_split, "loot_count": len(p.loot),
+            "lay_down": p.name in t.lay_down,
+            "sensors": {"aim": t.readings.now(seat, "aim", now),
+                        "raised": t.readings.now(seat, "raised", now),
+                        "posture": t.readings.now(seat, "posture", now),
+                        "manual": t.readings.manual(seat)},
+        })
+    base.update({
+        "game": game.id,
+        "modes": {"cards": game.setup.get("cards", "digital"),
+                  "loot": game.setup.get("loot", "digital")},
+        "round": s.round, "phase": s.phase, "godfather": s.players[s.godfather].name,
+        "waiting_for": waiting_for(s),
+        "players": players,
+        "table": {"loot": s.table[:], "godfather_token": s.token},
+        "split": {"turn": s.players[s.turn].name if s.turn is not None else None,
+                  "forbidden": s.forbidden},
+        "events": [public_event(e) for e in s.events[-EVENTS_SHOWN:]],
+        "winners": s.winners[:],
+        "final": None,
+    })
+    if over:
+        base["final"] = [{"name": p.name, "alive": p.alive, "wounds": p.wounds,
+                          "loot": p.loot[:], "score": totals[p.seat]} for p in s.players]
+        base["history"] = history(game)
+    return base
+
+
+def history(game: Game) -> dict[str, Any]:
+    """Each player's wealth at the end of every round, and who shot whom: for the end chart."""
+    s = new_game(engine_setup(game.setup))
+    wealth: list[dict[str, int]] = []
+    shots: list[dict[str, Any]] = []
+    for action in game.actions:
+        n = len(s.events)
+        apply_in_place(s, action)
+        for e in s.events[n:]:
+            if e["type"] in ("round", "game_over"):
+                totals = scores(s)
+                wealth.append({p.name: totals[p.seat]["total"] for p in s.players})
+            elif e["type"] == "wounded":
+                shots += [{"round": e["round"], "by": b, "player": e["player"]} for b in e["by"]]
+    return {"wealth": wealth[1:], "shots": shots}
+
+
+def control(t: Table) -> dict[str, Any]:
+    out = public(t)
+    game = t.game
+    out["pin_set"] = True
+    out["legal"] = [a.to_dict() for a in legal_actions(game.state)] if game else []
+    out["seats"] = [] if game is None else [
+        {"seat": seat, "player": name, "token": t.seat_token(seat),
+         "url": f"/seat/{seat}?token={t.seat_token(seat)}"}
+        for seat, name in sorted(game.player_at.items())
+    ]
+    return out
+
+
+def seat(t: Table, seat_no: int) -> dict[str, Any]:
+    out = public(t)
+    game = t.game
+    if game is None or seat_no not in game.player_at:
+        out["me"] = None
+        return out
+    name = game.player_at[seat_no]
+    p = game.state.players[game.state.index[name]]
+    hand = None if game.state.physical else {"bang": p.bang, "click": p.click}
+    out["me"] = {
+        "seat": seat_no, "player": name, "power": p.power, "hand": hand,
+        "card": p.card if not game.state.physical else None, "loot": p.loot[:],
+        "legal": [a.to_dict() for a in legal_actions(game.state) if a.player == name],
+    }
+    return out

@@ -1,0 +1,53 @@
+"""A referee table in the test's process, on a fake clock, with facts handed in directly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from companion.clock import FakeClock
+from companion.referee.journal import Journal
+from companion.referee.settings import RefereeSettings
+from companion.referee.table import Auth, Table
+from companion.sensors.facts import Fact
+
+CONTROL = Auth(control=True)
+NAMES8 = ["Ana", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+class LocalPort:
+    """The bot's view of a table: commands as the tablet, sensors as facts, time as a knob."""
+
+    def __init__(self, journal: Path | str = ":memory:", clock: FakeClock | None = None) -> None:
+        self.clock = clock or FakeClock()
+        self.table = Table("test", RefereeSettings(pin="2468"), Journal(journal), self.clock)
+
+    def control(self) -> dict[str, Any]:
+        return self.table.control_state()
+
+    def command(self, cmd: dict[str, Any], auth: Auth = CONTROL) -> dict[str, Any]:
+        return self.table.command(cmd, auth)
+
+    def fact(self, kind: str, seat: int, value: Any, dt: float = 0.0) -> None:
+        self.table.on_fact(Fact(kind, seat, value, self.clock.now_ms() + dt, "test"))  # type: ignore[arg-type]
+
+    def aim(self, seat: int, target: int | None) -> None:
+        self.fact("raised", seat, target is not None)
+        self.fact("aim", seat, target)
+
+    def posture(self, seat: int, down: bool) -> None:
+        self.fact("posture", seat, "down" if down else "up")
+
+    def settle(self, _state: dict[str, Any] | None = None, ms: float = 50.0) -> None:
+        self.clock.advance(ms)
+        self.table.tick()
+
+    def run_for(self, ms: float) -> None:
+        for _ in range(int(ms // 50) + 1):
+            self.settle()
+
+    def act(self, **action: Any) -> dict[str, Any]:
+        return self.command({"type": "action", "version": self.table.version, "action": action})
+
+    def do(self, kind: str, **fields: Any) -> dict[str, Any]:
+        return self.command({"type": kind, "version": self.table.version, **fields})

@@ -1,0 +1,85 @@
+"""The snapshot rules around "three", on timestamps alone."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.referee.timing import Timing, Track, aim_snapshot, new_aim, posture_snapshot
+
+T = Timing()  # hold 250, late 700, too slow 1000, posture 700
+THREE = 10_000.0
+SEATS = {2, 3, 4}
+
+
+def gun(*changes: tuple[float, int | None], raised: list[tuple[float, bool]] | None = None,
+        shuffle: bool = False) -> tuple[Track, Track | None]:
+    """An aim track from (offset from three, target) changes, added in any order."""
+    aim_changes = [(THREE + dt, v) for dt, v in changes]
+    raise_changes = [(THREE + dt, v) for dt, v in raised] if raised is not None else None
+    if shuffle:
+        random.Random(len(changes)).shuffle(aim_changes)
+    aim = Track()
+    for t, v in aim_changes:
+        aim.add(t, v)
+    if raise_changes is None:
+        return aim, None
+    up = Track(False)
+    for t, v in raise_changes:
+        up.add(t, v)
+    return aim, up
+
+
+@pytest.mark.parametrize("changes,expected", [
+    ([(-2000, 2)], 2),  # held since long before "three" (players anticipate the rhythm)
+    ([(600, 3)], 3),  # begun 600 ms after three, held 400 ms by the decision
+    ([(700, 3)], 3),  # begun at the very last moment, held 300 ms
+    ([(701, 3)], None),  # begun too late
+    ([(-100, 2), (50, None)], None),  # held only 150 ms
+    ([(-3000, 2), (-100, None)], None),  # lowered before "three": holds nobody up
+    ([(-1000, 2), (300, 4)], 4),  # switched inside the window: the latest aim counts
+    ([(-1000, 2), (900, 4)], 2),  # switched after the window: the first aim stands
+    ([(600, 3), (800, None)], None),  # 200 ms is too short
+    ([(1200, 3)], None),  # after the cut-off: never counts
+    ([(-500, 1)], None),  # seat 1 is not a valid target (oneself, or out of the game)
+])
+def test_aim_snapshot(changes, expected):
+    assert aim_snapshot(*gun(*changes), THREE, T, SEATS) == expected
+    assert aim_snapshot(*gun(*changes, shuffle=True), THREE, T, SEATS) == expected
+
+
+def test_a_gun_must_be_raised_while_aiming():
+    assert aim_snapshot(*gun((-500, 2), raised=[(-600, True)]), THREE, T, SEATS) == 2
+    assert aim_snapshot(*gun((-500, 2), raised=[(-600, False)]), THREE, T, SEATS) is None
+    assert aim_snapshot(*gun((-500, 2), raised=[(-600, False), (500, True)]),
+                        THREE, T, SEATS) == 2  # raised 500 ms after three, then held
+    assert aim_snapshot(*gun((-500, 2), raised=[(-600, True), (100, False)]),
+                        THREE, T, SEATS) == 2  # held 600 ms, then lowered: it counted
+
+
+def test_an_override_reads_as_held_forever():
+    assert aim_snapshot(Track(3), None, THREE, T, SEATS) == 3
+    assert aim_snapshot(Track(None), None, THREE, T, SEATS) is None
+
+
+def test_new_aim_after_an_order():
+    aim, raised = gun((-3000, 2), (1000, 4))
+    order = THREE + 500
+    assert new_aim(aim, raised, order, THREE + 1100, T, {3, 4}) is None  # not held long enough
+    assert new_aim(aim, raised, order, THREE + 1300, T, {3, 4}) == 4
+    assert new_aim(aim, raised, order, THREE + 1300, T, {3}) is None  # 4 is the old target
+
+
+@pytest.mark.parametrize("changes,down", [
+    ([(-5000, "up"), (500, "down")], True),
+    ([(-5000, "up"), (700, "down")], True),
+    ([(-5000, "up"), (701, "down")], False),
+    ([(-5000, "down"), (-100, "up")], False),
+    ([(-200, "down")], True),
+])
+def test_posture_snapshot(changes, down):
+    track = Track("up")
+    for dt, v in reversed(changes):  # arrival order does not matter
+        track.add(THREE + dt, v)
+    assert posture_snapshot(track, THREE, T) is down
