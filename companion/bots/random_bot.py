@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass, field
 
 from companion.rules import Action, GameState, Setup, apply_in_place, legal_actions, new_game
+from companion.rules.cards import PILE_SIZE, official_deck
 from companion.rules.powers import POWERS
 
 NAMES = ("Ana", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal")
@@ -19,20 +20,29 @@ class PlayedGame:
 
 
 def random_setup(rnd: random.Random, players: int, seed: int, powers: bool,
-                 cards: str = "digital") -> Setup:
+                 cards: str = "digital", loot_mode: str = "digital") -> Setup:
     names = NAMES[:players]
     dealt = dict(zip(names, rnd.sample(POWERS, players), strict=True)) if powers else {}
-    return Setup(players=names, powers=dealt, seed=seed, cards=cards)
+    return Setup(players=names, powers=dealt, seed=seed, cards=cards, loot_mode=loot_mode)
+
+
+def deal_action(s: GameState, deck: list[str]) -> Action:
+    """Physical loot: the Godfather enters the next 8 cards of a deck shuffled by the bot."""
+    pile = deck[(s.round - 1) * PILE_SIZE : s.round * PILE_SIZE]
+    return Action("deal", s.players[s.godfather].name, loot=tuple(pile))
 
 
 def play(setup: Setup, rnd: random.Random, max_actions: int = 10_000) -> PlayedGame:
     """Play a whole game with random legal actions; the state is owned, so applied in place."""
     game = PlayedGame(setup, new_game(setup))
     s = game.state
+    deck = official_deck()
+    rnd.shuffle(deck)
     while s.phase != "over":
         if len(game.actions) >= max_actions:
             raise RuntimeError(f"game did not end after {max_actions} actions")
-        action = rnd.choice(legal_actions(s))
+        legal = legal_actions(s)
+        action = rnd.choice(legal) if legal else deal_action(s, deck)
         apply_in_place(s, action)
         game.actions.append(action)
     return game

@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
+from companion.rules.cards import official_deck
+
 SENSED = ("aim", "courage")  # actions the referee takes from the sensors, not from taps
 
 
@@ -24,13 +26,15 @@ class TablePort(Protocol):
 class TableBot:
     def __init__(self, port: TablePort, rnd: random.Random, too_slow: float = 0.1) -> None:
         self.port, self.rnd, self.too_slow = port, rnd, too_slow
+        self.deck = official_deck()  # the real piles, for a table with physical loot
+        rnd.shuffle(self.deck)
 
     def new_game(self, players: list[str], powers: Any = "random", seed: int = 0,
-                 cards: str = "digital") -> dict[str, Any]:
+                 cards: str = "digital", loot: str = "digital") -> dict[str, Any]:
         state = self.port.control()
         return self.port.command({"type": "new_game", "version": state["version"],
                                   "players": players, "powers": powers, "seed": seed,
-                                  "cards": cards, "abandon": True})
+                                  "cards": cards, "loot": loot, "abandon": True})
 
     def play(self, max_steps: int = 5000) -> dict[str, Any]:
         """Play until the game is over; returns the final Godfather's view."""
@@ -64,6 +68,11 @@ class TableBot:
                 if p["alive"] and p["down"] is None:
                     self.port.posture(p["seat"], self.rnd.random() < 0.4)
             self.port.command({"type": "countdown", "version": state["version"]})
+            return
+        if phase == "loot" and not legal:  # physical loot: enter the next real pile
+            pile = self.deck[(state["round"] - 1) * 8 : state["round"] * 8]
+            action = {"type": "deal", "player": state["godfather"], "loot": pile}
+            self.port.command({"type": "action", "version": state["version"], "action": action})
             return
         tapped = [a for a in legal if a["type"] not in SENSED]
         if not tapped:  # only sensed actions remain: e.g. the Kid after the others

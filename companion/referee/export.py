@@ -41,8 +41,11 @@ def export_scenario(journal: Journal, game: int) -> str:
         lines.append(f"variant: {_flow(setup['variant'])}")
     if setup.get("cards", "digital") != "digital":
         lines.append(f"cards: {setup['cards']}")
-    lines.append("# the deal from this seed, one pile a round:")
-    lines += [f"#   {_flow(pile)}" for pile in piles]
+    if setup.get("loot", "digital") != "digital":
+        lines.append(f"loot_mode: {setup['loot']}")
+    else:
+        lines.append("# the deal from this seed, one pile a round:")
+        lines += [f"#   {_flow(pile)}" for pile in piles]
     entries = journal.entries(game)
     lines.append("actions:" if entries else "actions: []")
     lines += [f"  - {action_line(e.action)}  # {e.source}" for e in entries]

@@ -12,7 +12,7 @@ def engine_setup(setup: dict[str, Any]) -> Setup:
     """The rules engine's setup from the journal's record of a game."""
     return Setup(players=tuple(setup["players"]), powers=dict(setup.get("powers", {})),
                  seed=int(setup["seed"]), variant=dict(setup.get("variant", {})),
-                 cards=setup.get("cards", "digital"))
+                 cards=setup.get("cards", "digital"), loot_mode=setup.get("loot", "digital"))
 
 
 @dataclass

@@ -240,9 +240,9 @@ class Table:
         if cards not in ("digital", "physical"):
             raise CommandError(400, "cards: digital or physical")
         loot = cmd.get("loot", "digital")
-        if loot != "digital":
-            raise CommandError(400, "loot: only digital loot (dealt by the companion) is "
-                                    "supported so far")
+        if loot not in ("digital", "physical"):
+            raise CommandError(400, "loot: digital (the companion deals) or physical (the "
+                                    "Godfather enters the cards turned up)")
         return {"players": names, "seats": seats, "powers": powers, "seed": seed,
                 "variant": variant, "cards": cards, "loot": loot}
 

@@ -22,7 +22,8 @@ FIELDS: dict[str, dict[str, bool]] = {
     "reveal": {"card": True},
     "take": {"loot": True},
     "forbid": {"target": True, "kind": True},
-    "junk": {"pile": False},
+    "junk": {"pile": False, "got": False},
+    "deal": {"loot": True},
 }
 
 
@@ -40,6 +41,7 @@ class Action:
     loot: str | tuple[str, ...] | None = None
     kind: str | None = None
     pile: int | None = None
+    got: str | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.loot, tuple | list):  # a double share is a multiset: one spelling

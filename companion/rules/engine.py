@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.rules import effects, split, steps
 from companion.rules.actions import Action
-from companion.rules.cards import BULLETS, KINDS, ROUNDS
+from companion.rules.cards import BULLETS, KINDS, LOOT_KIND, ROUNDS
 from companion.rules.errors import RuleError
 from companion.rules.powers import CUNNING, DICTATOR, HUSTLER, JUNK_DEALER, KID, SMART
 from companion.rules.scoring import finish
@@ -24,6 +24,7 @@ Handler = Callable[[GameState, Player, Action], None]
 
 # action type -> (handler, the steps where it may be played)
 HANDLERS: dict[str, tuple[Handler, tuple[str, ...]]] = {
+    "deal": (steps.deal, ("loot",)),
     "hustle": (steps.hustle, ("loot",)),
     "choose": (steps.choose, ("choose",)),
     "aim": (steps.aim, ("holdup", "privilege")),
@@ -43,7 +44,8 @@ HANDLERS: dict[str, tuple[Handler, tuple[str, ...]]] = {
 
 def start_round(s: GameState) -> None:
     s.round += 1
-    s.table += s.piles.pop(0)
+    if s.piles:
+        s.table += s.piles.pop(0)
     s.token = True
     for p in s.players:
         p.reset_turn()
@@ -82,6 +84,8 @@ def settle(s: GameState) -> None:
     while True:
         phase = s.phase
         if phase == "loot":
+            if not s.dealt:
+                return
             h = s.holder(HUSTLER)
             if "hustle" not in s.done and h is not None and steps.hustle_victims(s, h):
                 return
@@ -125,7 +129,7 @@ def window(s: GameState) -> str | None:
     """The optional step the state rests at, if any: an action of another kind passes it."""
     phase = s.phase
     if phase == "loot":
-        return "hustle"
+        return "hustle" if s.dealt else None
     if phase == "holdup" and all(p.aimed for p in s.living()):
         return "swap"
     if phase == "privilege" and s.ordered is None:
@@ -194,6 +198,8 @@ def waiting_for(s: GameState) -> str:
 
     step = f"the game is at the {STEP_NAMES[s.phase]} step"
     match s.phase:
+        case "loot" if not s.dealt:
+            return f"{step}, waiting for the Godfather to enter the cards turned up"
         case "choose":
             who = [p for p in s.players if steps.waiting_to_choose(s, p)]
             return f"{step}, waiting for {names(who)} to choose a card"
@@ -246,7 +252,7 @@ def _own_actions(s: GameState) -> list[Action]:
     out: list[Action] = []
     if phase == "loot":
         h = s.holder(HUSTLER)
-        if h is not None:
+        if h is not None and s.dealt:  # (a deal cannot be listed: any 1 to 8 cards)
             out.append(_act("hustle", h.name, "victim", None))
             for v in steps.hustle_victims(s, h):
                 gives = [None] if s.physical else steps.hustle_gives(h, v)
@@ -295,6 +301,8 @@ def _own_actions(s: GameState) -> list[Action]:
 def _split_actions(s: GameState) -> list[Action]:
     if s.junk_card is not None:
         jd = s.players[s.powers[JUNK_DEALER]]
+        if s.physical_loot:
+            return [_act("junk", jd.name, "got", c) for c in LOOT_KIND]
         return [_act("junk", jd.name, "pile", None)] + [
             _act("junk", jd.name, "pile", r) for r in split.later_piles(s)
         ]

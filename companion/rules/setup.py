@@ -34,6 +34,7 @@ class Setup:
     variant: dict[str, Any] = field(default_factory=dict)
     loot: tuple[tuple[str, ...], ...] | None = None  # piles still to come
     cards: str = "digital"
+    loot_mode: str = "digital"  # "physical": the Godfather enters the cards turned up
     start_round: int = 1
     start_godfather: str | None = None
     start_discard: tuple[int, int] = (0, 0)  # (bang, click)
@@ -49,10 +50,13 @@ def new_game(setup: Setup) -> GameState:
     s.powers = {power: s.index[name] for name, power in setup.powers.items()}
     s.players = [Player(name, i, setup.powers.get(name)) for i, name in enumerate(setup.players)]
     s.cards = setup.cards
+    s.loot_mode = setup.loot_mode
     s.variant = {**DEFAULT_VARIANT, **setup.variant}
     s.rng = rng.seed_state(setup.seed)
     rounds_left = ROUNDS - setup.start_round + 1
-    if setup.loot is None:
+    if setup.loot_mode == "physical":
+        s.piles = []  # real piles on the real table: each round's cards come by `deal`
+    elif setup.loot is None:
         deck = official_deck()
         s.rng = rng.shuffle(s.rng, deck)
         piles = [deck[i * PILE_SIZE : (i + 1) * PILE_SIZE] for i in range(ROUNDS)]

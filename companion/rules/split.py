@@ -6,7 +6,7 @@ from itertools import combinations
 
 from companion.rules import rng
 from companion.rules.actions import Action
-from companion.rules.cards import JUNKABLE, KINDS, LOOT_KIND, TOKEN, kind_of
+from companion.rules.cards import JUNKABLE, KINDS, LOOT_KIND, ROUNDS, TOKEN, kind_of
 from companion.rules.errors import RuleError
 from companion.rules.powers import CUTE, DICTATOR, GOOD_FRIEND, GREEDY, JUNK_DEALER
 from companion.rules.state import GameState, Player
@@ -67,8 +67,9 @@ def take(s: GameState, p: Player, a: Action) -> None:
     if len(picks) == 2 and not greedy_may_double(p):
         raise RuleError("R22", f"{p.name} may not take two shares at once: only the Greedy, "
                         "on her first turn of the split")
-    if len(picks) > 2:
-        raise RuleError("R10", "a share is one card or the New Godfather token")
+    if isinstance(loot, tuple) and len(picks) != 2:
+        raise RuleError("R10", "a share is one card or the New Godfather token; "
+                               "a list is only for the Greedy's two shares")
     left = shares(s)
     for x in picks:
         if x not in left:
@@ -168,7 +169,9 @@ def forbid(s: GameState, p: Player, a: Action) -> None:
 
 
 def later_piles(s: GameState) -> list[int]:
-    """Rounds of the later piles that still hold a card."""
+    """Rounds of the later piles that still hold a card (physical piles: all later rounds)."""
+    if s.physical_loot:
+        return list(range(s.round + 1, ROUNDS + 1))
     return [s.round + 1 + i for i, pile in enumerate(s.piles) if pile]
 
 
@@ -177,6 +180,10 @@ def junk(s: GameState, p: Player, a: Action) -> None:
     if s.junk_card is None:
         raise RuleError("R24", "the Junk Dealer swaps once a round, right after taking "
                         "a bill, diamond or painting, while a later pile is left")
+    if s.physical_loot:
+        return junk_physical(s, p, a)
+    if a.got is not None:
+        raise RuleError("R24", "the companion draws from its own piles: name no card")
     rounds = later_piles(s)
     if a.pile is None:
         s.rng, i = rng.below(s.rng, len(rounds))
@@ -194,3 +201,16 @@ def junk(s: GameState, p: Player, a: Action) -> None:
     s.event("junk", player=p.name, gave=given, got=got, pile=pile_round)
     gain(s, p, got)
 
+
+
+def junk_physical(s: GameState, p: Player, a: Action) -> None:
+    """With real piles the table draws; the Junk Dealer declares the card it got."""
+    if a.pile is not None:
+        raise RuleError("R24", "the piles are on the table: name the card drawn, not the pile")
+    if a.got not in LOOT_KIND:
+        raise RuleError("R24", f"name the card drawn from the later pile, not {a.got!r}")
+    given = p.loot.pop(s.junk_card)
+    s.junk_card = None
+    s.used |= {"junk_dealer"}
+    s.event("junk", player=p.name, gave=given, got=a.got, pile=None)
+    gain(s, p, a.got)

@@ -69,7 +69,8 @@ class GameState:
 
     __slots__ = (
         "cards", "discard_bang", "discard_click", "done", "events", "forbidden", "godfather",
-        "index", "junk_card", "new_godfather", "ordered", "out", "phase", "piles", "players",
+        "index", "junk_card", "loot_mode", "new_godfather", "ordered", "out", "phase", "piles",
+        "players",
         "powers", "rng", "round", "table", "token", "turn", "used", "variant", "winners",
     )
 
@@ -77,6 +78,7 @@ class GameState:
     index: dict[str, int]  # name -> seat, shared between copies (never mutated)
     powers: dict[str, int]  # power -> seat, shared between copies
     cards: str  # "digital" or "physical"
+    loot_mode: str  # "digital" (dealt from the seeded deck) or "physical" (entered by `deal`)
     variant: dict[str, Any]
     round: int
     phase: str
@@ -102,6 +104,7 @@ class GameState:
         s = GameState.__new__(GameState)
         s.players = [p.copy() for p in self.players]
         s.index, s.powers, s.cards, s.variant = self.index, self.powers, self.cards, self.variant
+        s.loot_mode = self.loot_mode
         s.round, s.phase, s.godfather = self.round, self.phase, self.godfather
         s.piles = [pile[:] for pile in self.piles]
         s.table, s.token = self.table[:], self.token
@@ -116,6 +119,15 @@ class GameState:
     @property
     def physical(self) -> bool:
         return self.cards == "physical"
+
+    @property
+    def physical_loot(self) -> bool:
+        return self.loot_mode == "physical"
+
+    @property
+    def dealt(self) -> bool:
+        """This round's loot is on the table (always so with digital loot)."""
+        return not self.physical_loot or "deal" in self.done
 
     def holder(self, power: str) -> Player | None:
         """The living player holding `power`, if any."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from companion.rules import rng
 from companion.rules.actions import Action
-from companion.rules.cards import BANG, BULLETS, CLICK
+from companion.rules.cards import BANG, BULLETS, CLICK, LOOT_KIND, PILE_SIZE
 from companion.rules.errors import RuleError
 from companion.rules.powers import CUNNING, DOCTOR, HUSTLER, KID, PROFESSIONAL, SMART, STEALTHY
 from companion.rules.state import GameState, Player
@@ -51,7 +51,23 @@ def check_physical_field(s: GameState, value: object, field: str, rule: str) -> 
         raise RuleError(rule, f"cards are physical: the companion does not see {field}")
 
 
-# -- loot: the Hustler (R23) ---------------------------------------------------------------
+# -- loot: the cards turned up (R2) and the Hustler (R23) ----------------------------------
+
+
+def deal(s: GameState, p: Player, a: Action) -> None:
+    """Physical loot: the Godfather enters the cards turned up for this round."""
+    if not s.physical_loot:
+        raise RuleError("R2", "the companion deals the loot itself (digital loot)")
+    if p.seat != s.godfather:
+        raise RuleError("R2", f"the Godfather ({s.players[s.godfather].name}) turns up the loot")
+    if s.dealt:
+        raise RuleError("R2", "this round's loot is already on the table")
+    cards = a.loot if isinstance(a.loot, tuple) else ()
+    if not 1 <= len(cards) <= PILE_SIZE or any(c not in LOOT_KIND for c in cards):
+        raise RuleError("R2", f"a pile is 1 to {PILE_SIZE} loot cards")
+    s.table += list(cards)
+    s.done |= {"deal"}
+    s.event("dealt", player=p.name, loot=list(cards))
 
 
 def hustle_victims(s: GameState, h: Player) -> list[Player]:
@@ -65,8 +81,9 @@ def hustle_gives(h: Player, v: Player) -> list[str]:
 
 def hustle(s: GameState, p: Player, a: Action) -> None:
     require_power(p, HUSTLER, "R23")
-    if s.phase != "loot":
-        raise RuleError("R23", "the Hustler acts in the loot step, before the bullet choice")
+    if s.phase != "loot" or not s.dealt:
+        raise RuleError("R23", "the Hustler acts in the loot step, once the loot is turned up "
+                               "and before the bullet choice")
     s.done |= {"hustle"}
     if a.victim is None:
         if a.give is not None:

@@ -16,7 +16,8 @@ from companion.rules.powers import POWERS, wound_limit
 from companion.rules.setup import VARIANTS, Setup, StartPlayer
 from companion.yamlfile import Path_, YamlDoc, load_yaml
 
-TOP_FIELDS = ("players", "powers", "seed", "variant", "cards", "loot", "start", "actions", "expect")
+TOP_FIELDS = ("players", "powers", "seed", "variant", "cards", "loot_mode", "loot", "start",
+              "actions", "expect")
 START_FIELDS = ("round", "godfather", "discard", "players")
 START_PLAYER_FIELDS = ("alive", "wounds", "loot", "hand")
 CARD_MODES = ("digital", "physical")
@@ -105,11 +106,16 @@ class _Checker:
             seed=self.integer(data.get("seed", 0), ("seed",), -(2**63)),
             variant=self.variant(data.get("variant") or {}),
             cards=self.one_of(data.get("cards", "digital"), ("cards",), CARD_MODES, "cards mode"),
+            loot_mode=self.one_of(data.get("loot_mode", "digital"), ("loot_mode",), CARD_MODES,
+                                  "loot mode"),
             loot=self.piles(data.get("loot"), start_round),
             start_round=start_round,
             **self.start(start),
         )
         self.check_start_alive(setup)
+        if setup.loot_mode == "physical" and setup.loot is not None:
+            raise self.fail(("loot",), "with loot_mode: physical the piles are on the table: "
+                            "each round's cards come with a deal action")
         actions, lines = self.actions(data["actions"], setup.cards == "physical")
         expect = data.get("expect") or {}
         if not isinstance(expect, dict):
@@ -216,7 +222,7 @@ class _Checker:
             if required and name not in value:
                 raise self.fail(path, f"a {kind} action needs the field {name!r}")
             if name in value:
-                self.action_field(name, value[name], (*path, name))
+                self.action_field(kind, name, value[name], (*path, name))
         hidden = HIDDEN_CARD_FIELDS.get(kind)
         if hidden and not (kind == "hustle" and value.get("victim") is None):
             if physical and hidden in value:
@@ -226,8 +232,14 @@ class _Checker:
                 raise self.fail(path, f"a {kind} action needs the field {hidden!r}")
         return action_from_dict(value)
 
-    def action_field(self, name: str, v: Any, path: Path_) -> None:
-        if name in ("card", "give", "discard"):
+    def action_field(self, kind: str, name: str, v: Any, path: Path_) -> None:
+        if kind == "deal":
+            if not isinstance(v, list) or not 1 <= len(v) <= 8:
+                raise self.fail(path, "the cards turned up: a list of 1 to 8 loot ids")
+            self.loot_ids(v, path)
+        elif name == "got":
+            self.one_of(v, path, tuple(LOOT_KIND), "loot id")
+        elif name in ("card", "give", "discard"):
             self.one_of(v, path, BULLETS, "bullet card")
         elif name in ("target", "victim", "order"):
             self.player(v, path, nullable=True)

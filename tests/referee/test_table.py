@@ -29,11 +29,13 @@ def players(port: LocalPort) -> dict:
     return {p["name"]: p for p in port.table.public_state()["players"]}
 
 
-@pytest.mark.parametrize("n,seed", [(4, 11), (8, 12)])
-def test_a_whole_game_through_sensors_and_taps(tmp_path, n, seed):
+@pytest.mark.parametrize("n,seed,cards,loot", [(4, 11, "digital", "digital"),
+                                               (8, 12, "digital", "digital"),
+                                               (5, 13, "physical", "physical")])
+def test_a_whole_game_through_sensors_and_taps(tmp_path, n, seed, cards, loot):
     port = LocalPort(tmp_path / "journal.sqlite3")
     bot = TableBot(port, random.Random(seed))
-    bot.new_game(NAMES8[:n], powers="random", seed=seed)
+    bot.new_game(NAMES8[:n], powers="random", seed=seed, cards=cards, loot=loot)
     final = bot.play()
     assert final["phase"] == "over"
     game = port.table.game

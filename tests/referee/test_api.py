@@ -1,0 +1,119 @@
+"""The referee's JSON API through Flask's test client: who may read and do what."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from flask import Flask
+from local_table import NAMES8, LocalPort
+
+from companion.referee.api import WRONG_PIN_LIMIT, api_blueprint
+
+PIN = {"X-Table-Pin": "2468"}
+
+
+@pytest.fixture
+def port():
+    return LocalPort()
+
+
+@pytest.fixture
+def client(port):
+    app = Flask(__name__)
+    app.secret_key = "test"
+    app.register_blueprint(api_blueprint(port.table))
+    return app.test_client()
+
+
+def new_game(client, cards="digital"):
+    version = client.get("/api/state").get_json()["version"]
+    r = client.post("/api/command", headers=PIN, json={
+        "type": "new_game", "version": version, "players": NAMES8[:4], "seed": 5,
+        "cards": cards})
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()["version"]
+
+
+def seat_headers(port, seat):
+    return {"X-Seat": str(seat), "X-Seat-Token": port.table.seat_token(seat)}
+
+
+def test_spectators_read_the_public_state_without_secrets(client):
+    new_game(client)
+    r = client.get("/api/state")
+    assert r.status_code == 200
+    state = r.get_json()
+    assert state["phase"] == "choose" and len(state["players"]) == 4
+    text = json.dumps(state)
+    assert '"hand"' not in text and '"legal"' not in text and '"token"' not in text
+    assert client.post("/api/command", json={"type": "undo", "version": 1}).status_code == 401
+
+
+def test_control_needs_the_pin_and_wrong_pins_are_limited(client):
+    assert client.get("/api/control").status_code == 401
+    for _ in range(WRONG_PIN_LIMIT):
+        r = client.get("/api/control", headers={"X-Table-Pin": "0000"})
+        assert r.status_code == 401 and r.get_json()["error"] == "wrong table PIN"
+    r = client.get("/api/control", headers=PIN)  # even the right PIN must wait now
+    assert r.status_code == 429
+
+
+def test_the_godfather_sees_legal_actions_and_phone_links(client, port):
+    new_game(client)
+    state = client.get("/api/control", headers=PIN).get_json()
+    assert {"type": "choose", "player": "Ana", "card": "bang"} in state["legal"]
+    assert [s["seat"] for s in state["seats"]] == [1, 2, 3, 4]
+    assert state["seats"][1]["url"] == f"/seat/2?token={port.table.seat_token(2)}"
+
+
+def test_a_phone_sees_and_plays_only_its_own_seat(client, port):
+    version = new_game(client)
+    me = client.get("/api/seat/2", headers=seat_headers(port, 2)).get_json()["me"]
+    assert me["player"] == "Bob" and me["hand"] == {"bang": 3, "click": 5}
+    assert {a["player"] for a in me["legal"]} == {"Bob"}
+    assert client.get("/api/seat/2", headers=seat_headers(port, 3)).status_code == 401
+    r = client.post("/api/command", headers=seat_headers(port, 2), json={
+        "type": "action", "version": version,
+        "action": {"type": "choose", "player": "Ana", "card": "bang"}})
+    assert r.status_code == 403 and "Bob" in r.get_json()["error"]
+    r = client.post("/api/command", headers=seat_headers(port, 2), json={
+        "type": "action", "version": version,
+        "action": {"type": "choose", "player": "Bob", "card": "bang"}})
+    assert r.status_code == 200
+    me = client.get("/api/seat/2", headers=seat_headers(port, 2)).get_json()["me"]
+    assert me["hand"] == {"bang": 2, "click": 5} and me["card"] == "bang"
+    other = client.get("/api/seat/3", headers=seat_headers(port, 3)).get_json()
+    assert "bang" not in json.dumps([p for p in other["players"] if p["name"] == "Bob"])
+    r = client.post("/api/command", headers=seat_headers(port, 2),
+                    json={"type": "undo", "version": r.get_json()["version"]})
+    assert r.status_code == 403
+
+
+def test_pages_log_in_once_and_send_a_csrf_token(client):
+    new_game(client)
+    r = client.post("/api/login", json={"pin": "2468"})
+    csrf = r.get_json()["csrf"]
+    version = client.get("/api/state").get_json()["version"]
+    cmd = {"type": "pause", "version": version}
+    assert client.post("/api/command", json=cmd).status_code == 403  # no token: forged?
+    assert client.post("/api/command", json=cmd, headers={"X-CSRF-Token": "x"}).status_code == 403
+    r = client.post("/api/command", json=cmd, headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 200 and client.get("/api/state").get_json()["paused"] is True
+
+
+def test_refusals_answer_with_the_right_status(client):
+    version = new_game(client)
+    r = client.post("/api/command", headers=PIN, data="not json",
+                    content_type="application/json")
+    assert r.status_code == 400 and "JSON object" in r.get_json()["error"]
+    r = client.post("/api/command", headers=PIN, json={
+        "type": "action", "version": version,
+        "action": {"type": "courage", "player": "Ana", "down": True}})
+    assert r.status_code == 422 and r.get_json()["rule"] == "R3"
+    r = client.post("/api/command", headers=PIN, json={
+        "type": "action", "version": version,
+        "action": {"type": "choose", "player": "Ana", "card": "click"}})
+    assert r.status_code == 200
+    r = client.post("/api/command", headers=PIN, json={"type": "undo", "version": version})
+    assert r.status_code == 409 and r.get_json()["version"] == version + 1
