@@ -1,37 +1,91 @@
-"""`companion demo`: a simulated table played by bots, told in the terminal."""
+"""`companion demo`: a simulated table, played by bots, on the dashboard and in the terminal."""
 
 from __future__ import annotations
 
 import argparse
 import random
-import time
+import signal
+import sys
+import tempfile
+import threading
+from pathlib import Path
 
-from companion.bots.random_bot import play, random_setup
-from companion.rules import state_to_dict
-from companion.story import describe
+from companion.config import ConfigError, load
+from companion.sensors.sensors_cmd import setup_logging
 
-HELP = "watch a simulated game played by bots"
+HELP = "a simulated table with its dashboard, played by bots (or by you, with --manual)"
+NAMES = ["Ana", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, default=6, choices=range(4, 9), metavar="{4..8}")
-    parser.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
-    parser.add_argument("--pace", type=float, default=0.4,
-                        help="seconds between lines (default 0.4; 0 prints at once)")
+    parser.add_argument("--config", metavar="FILE", help="YAML config (default: the simulated "
+                        "table, config/table.sim.yaml)")
+    parser.add_argument("--port", type=int, help="dashboard port (default from the config)")
+    parser.add_argument("--players", type=int, default=5, choices=range(4, 7), metavar="{4..6}")
+    parser.add_argument("--pace", type=float, default=0.6, help="seconds between bot taps")
+    parser.add_argument("--manual", action="store_true",
+                        help="no bots: play from /referee and move sensors on /sim")
+    parser.add_argument("--games", type=int, default=0, help="stop after N games (0: never)")
 
 
 def run(args: argparse.Namespace) -> int:
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 31)
-    rnd = random.Random(seed)
-    game = play(random_setup(rnd, args.players, seed, powers=True), rnd)
-    out = state_to_dict(game.state)
-    powers = ", ".join(f"{p['name']} ({p['power'].replace('_', ' ')})" for p in out["players"])
-    print(f"Seed {seed}. At the table: {powers}.")
-    for event in out["events"]:
-        print(("\n" if event["type"] == "round" else "  ") + describe(event), flush=True)
-        time.sleep(args.pace)
-    print("\nFinal count:")
-    for p in sorted(out["players"], key=lambda p: -p["score"]["total"]):
-        status = "" if p["alive"] else " (dead)"
-        print(f"  {p['name']:<5} ${p['score']['total']:>7,}{status}")
+    from companion.referee.views import public_event
+    from companion.runner import start_table
+
+    setup_logging("WARNING")
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(f"config error: {exc}", file=sys.stderr)
+        return 2
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    journal = Path(tempfile.mkdtemp(prefix="companion-demo-")) / "journal.sqlite3"
+    running = start_table(config, str(journal), port=args.port)
+    table = running.table
+    print(f"Cash 'n Guns demo table on {running.url}  (Godfather's PIN {table.pin})\n"
+          f"  table view {running.url}/   controls {running.url}/referee   "
+          f"virtual table {running.url}/sim\nCtrl-C to stop.", flush=True)
+    printed = [0]
+
+    def tell(_revision: int) -> None:
+        game = table.game
+        if game is None:
+            return
+        if len(game.state.events) < printed[0]:
+            printed[0] = 0
+        for e in game.state.events[printed[0]:]:
+            text = public_event(e)["text"]
+            print(("\n" if e["type"] == "round" else "  ") + text, flush=True)
+        printed[0] = len(game.state.events)
+
+    table.subscribe(tell)
+    if not args.manual:
+        threading.Thread(target=_play, args=(table, running.bridge.sim, stop, args),
+                         name="demo-bots", daemon=True).start()
+    stop.wait()
+    running.stop()
     return 0
+
+
+def _play(table: object, sim: object, stop: threading.Event, args: argparse.Namespace) -> None:
+    from companion.bots.live_port import LivePort
+    from companion.bots.table_bot import TableBot
+
+    seats = len(getattr(sim, "boards", {})) or args.players
+    players = min(args.players, seats)
+    rnd = random.Random()
+    played = 0
+    while not stop.is_set():
+        bot = TableBot(LivePort(table, sim, stop, args.pace), rnd)  # type: ignore[arg-type]
+        bot.new_game(NAMES[:players], powers="random", seed=rnd.randrange(1 << 31))
+        try:
+            while not stop.is_set() and bot.port.control()["phase"] != "over":
+                bot.step(bot.port.control())
+        except Exception as exc:  # a demo keeps going: a new game after a surprise
+            print(f"  (bots: {exc}; starting a new game)", flush=True)
+        played += 1
+        if args.games and played >= args.games:
+            stop.set()
+        stop.wait(8)  # the final count stays on the screen a moment

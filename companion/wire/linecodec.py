@@ -19,7 +19,7 @@ class LineError(ValueError):
     """A line that must be dropped; `reason` is a short counter key."""
 
     def __init__(self, reason, detail=""):
-        ValueError.__init__(self, reason + (": " + detail if detail else ""))
+        super().__init__(reason + (": " + detail if detail else ""))
         self.reason = reason
 
 

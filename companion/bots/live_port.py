@@ -1,0 +1,46 @@
+"""The table bot's port onto a running table in the same process, at a human pace."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from companion.referee.table import Auth, Table
+
+CONTROL = Auth(control=True)
+
+
+class LivePort:
+    """Taps as the Godfather, sensors through the simulator, time as it passes."""
+
+    def __init__(self, table: Table, simulator: Any, stop: threading.Event,
+                 pace_s: float = 0.6) -> None:
+        self.table, self.sim, self.stop, self.pace_s = table, simulator, stop, pace_s
+
+    def _until(self, condition: Any, timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
+        while not condition() and time.monotonic() < deadline and not self.stop.is_set():
+            self.stop.wait(0.02)
+
+    def _reading(self, seat: int, kind: str) -> Any:
+        return self.table.readings.now(seat, kind, self.table.clock.now_ms())
+
+    def control(self) -> dict[str, Any]:
+        return self.table.control_state()
+
+    def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        self.stop.wait(self.pace_s)  # let the people watching follow
+        return self.table.command(cmd, CONTROL)
+
+    def aim(self, seat: int, target: int | None) -> None:
+        self.sim.raise_gun(seat, target is not None)
+        self.sim.aim(seat, target)
+        self._until(lambda: self._reading(seat, "aim") == target, 3)
+
+    def posture(self, seat: int, down: bool) -> None:
+        (self.sim.tip if down else self.sim.stand)(seat)
+        self._until(lambda: self._reading(seat, "posture") == ("down" if down else "up"), 3)
+
+    def settle(self, state: dict[str, Any]) -> None:
+        self._until(lambda: self.table.version != state["version"], 10)

@@ -1,0 +1,88 @@
+"""Everything `companion run` starts, in order, and stops in reverse: one place for both
+`companion run` and `companion demo`."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from companion.clock import SYSTEM_CLOCK
+from companion.config import Config
+
+log = logging.getLogger("companion.run")
+
+
+@dataclass
+class Running:
+    table: Any
+    bridge: Any
+    server: Any
+    bus: Any
+    journal: Any
+    stop_event: threading.Event
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.server.host}:{self.server.port}"
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        self.server.stop()
+        self.bus.stop()
+        self.bridge.stop()
+        self.journal.close()
+
+
+def start_table(config: Config, journal_path: str | None = None, host: str | None = None,
+                port: int | None = None) -> Running:
+    """Sensors (and the embedded broker), referee, MQTT link and dashboard, started."""
+    from companion.bus.client import BusClient
+    from companion.bus.topics import Topics
+    from companion.dashboard.app import create_app
+    from companion.dashboard.server import DashboardServer
+    from companion.referee.journal import Journal
+    from companion.referee.mqtt_link import RefereeLink
+    from companion.referee.table import Table
+    from companion.sensors import build_bridge
+
+    referee = config["referee"]
+    dashboard = config["dashboard"]
+    if host is not None or port is not None:
+        dashboard = replace(dashboard, host=host or dashboard.host,
+                            port=dashboard.port if port is None else port)
+    bridge = build_bridge(config)
+    try:
+        bridge.start()
+    except (RuntimeError, OSError):
+        bridge.stop()
+        raise
+    sensors = config.sensors
+    simulated = bool(sensors.sim.guns) or sensors.gpio.pin_factory == "mock"
+    journal = Journal(Path(journal_path) if journal_path else referee.journal)
+    table = Table(config.table, referee, journal, SYSTEM_CLOCK,
+                  simulator=bridge.sim if simulated else None)
+    topics = Topics(config.table)
+    bus = BusClient(config.mqtt, f"cashnguns-{config.table}-referee",
+                    status_topic=f"{topics.base}/referee/status")
+    RefereeLink(table, bus, topics, referee.home_assistant, referee.discovery_prefix).start()
+    bus.start()
+    stop = threading.Event()
+    threading.Thread(target=_tick, args=(table, stop, referee.tick_ms / 1000),
+                     name="referee-tick", daemon=True).start()
+    server = DashboardServer(create_app(table, dashboard), dashboard).start()
+    game = f"game {table.game.id} resumed" if table.game else "no game yet"
+    log.info("table %s: dashboard on http://%s:%d, PIN %s, %s, journal %s", config.table,
+             server.host, server.port, table.pin, game, journal.path)
+    return Running(table, bridge, server, bus, journal, stop)
+
+
+def _tick(table: Any, stop: threading.Event, period_s: float) -> None:
+    """The referee's clock hand: countdown beats and snapshots happen on ticks."""
+    while not stop.wait(period_s):
+        try:
+            table.tick()
+        except Exception:
+            log.exception("referee tick failed")

@@ -1,0 +1,97 @@
+"""`companion run` as a table uses it: a real broker, simulated sensors, HTTP, power cuts."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+from remote_table import FAST, RemoteTable, write_config
+
+from companion.bots.table_bot import TableBot
+
+NAMES = ["Ana", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal"]
+
+
+@pytest.fixture
+def remote(tmp_path, mosquitto, unused_port, request):
+    tables: list[RemoteTable] = []
+
+    def make(seats: int, timing=FAST, extra: str = "") -> RemoteTable:
+        table = f"run{len(tables)}{request.node.name[-8:].replace('[', '').replace(']', '')}"
+        table = "".join(c for c in table.lower() if c.isalnum())[:30]
+        config = write_config(tmp_path / "table.yaml", table, mosquitto.port, unused_port, seats,
+                              timing, extra)
+        tables.append(RemoteTable(config, table, mosquitto.port, unused_port))
+        tables[-1].start()
+        return tables[-1]
+
+    yield make
+    for t in tables:
+        t.close()
+
+
+def replayed(remote: RemoteTable) -> dict:
+    """The journal's game exported and replayed by the rules alone, without interruption."""
+    journal = remote.config.parent / "journal.sqlite3"
+    text = subprocess.run([sys.executable, "-m", "companion.cli", "export", "--journal",
+                           str(journal)], capture_output=True, text=True, check=True).stdout
+    scenario = remote.config.parent / "game.yaml"
+    scenario.write_text(text)
+    run = subprocess.run([sys.executable, "-m", "companion.cli", "replay", str(scenario)],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+def same_game(final: dict, replay: dict) -> None:
+    assert final["phase"] == replay["phase"] == "over"
+    assert final["winners"] == replay["winners"]
+    assert [(p["name"], p["alive"], p["wounds"], sorted(p["loot"]), p["score"])
+            for p in final["final"]] == \
+        [(p["name"], p["alive"], p["wounds"], sorted(p["loot"]), p["score"])
+         for p in replay["players"]]
+
+
+def test_kill_9_at_random_points_and_the_game_goes_on(remote):
+    rnd = random.Random(7)
+    table = remote(5)
+    bot = TableBot(table, rnd)
+    bot.new_game(NAMES[:5], powers="random", seed=7)
+    kills = sorted(rnd.sample(range(5, 160), 4))
+    steps = 0
+    while (state := table.control())["phase"] != "over":
+        if kills and steps == kills[0]:
+            kills.pop(0)
+            before = state
+            table.kill9()
+            table.start()
+            after = table.control()
+            for key in ("round", "phase", "godfather", "table", "winners"):
+                assert after[key] == before[key], key
+            assert [p["wounds"] for p in after["players"]] == \
+                [p["wounds"] for p in before["players"]]
+            continue
+        bot.step(state)
+        steps += 1
+        assert steps < 3000
+    assert table.restarts == 4
+    same_game(state, replayed(table))
+
+
+def test_a_whole_game_at_real_speed(remote, observe, mosquitto):
+    table = remote(4, timing=None, extra="  home_assistant: true\n")  # the default pace
+    events = observe(mosquitto.port, f"cashnguns/{table.table}/game/event")
+    discovery = observe(mosquitto.port, f"homeassistant/event/cashnguns_{table.table}_seat2/config")
+    bot = TableBot(table, random.Random(3), too_slow=0.0)
+    bot.new_game(NAMES[:4], powers="none", seed=3)
+    final = bot.play()
+    same_game(final, replayed(table))
+    config = json.loads(discovery.expect(f"homeassistant/event/cashnguns_{table.table}_seat2/config"))
+    assert config["state_topic"] == f"cashnguns/{table.table}/player/2/event"
+    over = json.loads(events.expect(f"cashnguns/{table.table}/game/event",
+                                    lambda p: '"game_over"' in p, timeout=10))
+    assert over["winners"] == final["winners"]
+    assert table.stop() == 0  # a clean stop on SIGTERM
