@@ -84,12 +84,13 @@ def test_kill_9_at_random_points_and_the_game_goes_on(remote):
 def test_a_whole_game_at_real_speed(remote, observe, mosquitto):
     table = remote(4, timing=None, extra="  home_assistant: true\n")  # the default pace
     events = observe(mosquitto.port, f"cashnguns/{table.table}/game/event")
-    discovery = observe(mosquitto.port, f"homeassistant/event/cashnguns_{table.table}_seat2/config")
+    topic = f"homeassistant/event/cashnguns_{table.table}_seat2/config"
+    discovery = observe(mosquitto.port, topic)
     bot = TableBot(table, random.Random(3), too_slow=0.0)
     bot.new_game(NAMES[:4], powers="none", seed=3)
     final = bot.play()
     same_game(final, replayed(table))
-    config = json.loads(discovery.expect(f"homeassistant/event/cashnguns_{table.table}_seat2/config"))
+    config = json.loads(discovery.expect(topic))
     assert config["state_topic"] == f"cashnguns/{table.table}/player/2/event"
     over = json.loads(events.expect(f"cashnguns/{table.table}/game/event",
                                     lambda p: '"game_over"' in p, timeout=10))

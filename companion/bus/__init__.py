@@ -1,0 +1,1 @@
+"""The MQTT seam: topic names, a client wrapper and the embedded broker."""

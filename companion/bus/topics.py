@@ -1,0 +1,45 @@
+"""Topic names under `cashnguns/<table>/`, in one place (documented in docs/MQTT.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ROOT = "cashnguns"
+ONLINE, OFFLINE = "online", "offline"
+
+
+@dataclass(frozen=True)
+class Topics:
+    table: str
+
+    @property
+    def base(self) -> str:
+        return f"{ROOT}/{self.table}"
+
+    @property
+    def status(self) -> str:
+        """Retained `online`/`offline`: the sensor bridge's last will."""
+        return f"{self.base}/status"
+
+    def gun_aim(self, seat: int | str) -> str:
+        return f"{self.base}/gun/{seat}/aim"
+
+    def gun_raised(self, seat: int | str) -> str:
+        return f"{self.base}/gun/{seat}/raised"
+
+    def standee_posture(self, seat: int | str) -> str:
+        return f"{self.base}/standee/{seat}/posture"
+
+    def availability(self, device: str) -> str:
+        return f"{self.base}/device/{device}/availability"
+
+    def device_info(self, device: str) -> str:
+        return f"{self.base}/device/{device}/info"
+
+    @property
+    def sim_command(self) -> str:
+        return f"{self.base}/sim/command"
+
+    @property
+    def all(self) -> str:
+        return f"{self.base}/#"

@@ -1,0 +1,125 @@
+"""The sensor bridge: every backend in the config, their facts published on the bus.
+
+Built from a checked config by `companion sensors`, and later by `companion run`, which
+adds its own listeners to the same facts. Start order: broker, bus, simulated boards,
+pins, serial links, filter thread; stop in reverse, so the last words on the bus are
+each device going offline and then the bridge's own `offline` status.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+from typing import Any
+
+from companion.bus.broker import EmbeddedBroker
+from companion.bus.client import BusClient
+from companion.bus.topics import Topics
+from companion.clock import SYSTEM_CLOCK, Clock
+from companion.config import Config
+from companion.sensors.facts import DeviceInfo, Fact, FactSink
+from companion.sensors.gpio import GpioBackend
+from companion.sensors.publisher import MqttPublisher
+from companion.sensors.scheduler import Scheduler
+from companion.sensors.serial_link import BoardLink
+from companion.sensors.settings import BoardSettings, SensorSettings
+from companion.sensors.sim.simulator import SimError, Simulator
+
+log = logging.getLogger(__name__)
+
+
+class Tee(FactSink):
+    """Sends everything to several sinks, in the order they were added."""
+
+    def __init__(self) -> None:
+        self.sinks: list[FactSink] = []
+
+    def fact(self, fact: Fact) -> None:
+        for sink in self.sinks:
+            sink.fact(fact)
+
+    def device(self, info: DeviceInfo) -> None:
+        for sink in self.sinks:
+            sink.device(info)
+
+
+class SensorBridge:
+    def __init__(self, config: Config, clock: Clock = SYSTEM_CLOCK, publish: bool = True,
+                 pin_factory: Any = None) -> None:
+        self.config, self.clock = config, clock
+        self.settings: SensorSettings = config.sensors
+        self.topics = Topics(config.table)
+        self.tee = Tee()
+        self.scheduler = Scheduler(clock)
+        self.broker: EmbeddedBroker | None = None
+        self.bus: BusClient | None = None
+        self.publisher: MqttPublisher | None = None
+        if publish:
+            self.bus = BusClient(config.mqtt, _client_id(config.table), self.topics.status)
+            self.publisher = MqttPublisher(self.bus, self.topics)
+            self.tee.sinks.append(self.publisher)
+        self.sim = Simulator(self.settings, clock)
+        self.gpio: GpioBackend | None = None
+        gpio = self.settings.gpio
+        if gpio.standees or gpio.tilts:
+            self.gpio = GpioBackend(gpio, self.tee, self.scheduler, clock, pin_factory)
+            self.sim.gpio = self.gpio
+        sim_boards = [
+            BoardSettings(name=self.settings.sim_board_name(seat), port=board.link_path,
+                          board_id=board.board_id)
+            for seat, board in self.sim.boards.items()
+        ]
+        self.links = [
+            BoardLink(b, self.settings.filters, self.tee, self.scheduler, clock)
+            for b in (*self.settings.boards, *sim_boards)
+        ]
+
+    def add_sink(self, sink: FactSink) -> None:
+        """Another consumer of the facts (e.g. the referee in the same process)."""
+        self.tee.sinks.append(sink)
+
+    def start(self) -> SensorBridge:
+        mqtt = self.config.mqtt
+        if self.bus is not None:
+            if mqtt.embedded:
+                self.broker = EmbeddedBroker(mqtt.port, mqtt.host).start()
+            self.bus.start()
+            self.bus.subscribe(self.topics.sim_command, self._sim_command)
+        if self.gpio:
+            self.gpio.open()
+        self.sim.start()
+        if self.gpio:
+            self.gpio.start()
+        for link in self.links:
+            link.start()
+        self.scheduler.start()
+        return self
+
+    def stop(self) -> None:
+        for link in self.links:
+            link.stop()
+        if self.gpio:
+            self.gpio.stop()
+        self.sim.stop()
+        self.scheduler.stop()
+        if self.bus is not None:
+            self.bus.stop()
+        if self.broker is not None:
+            self.broker.stop()
+
+    def __enter__(self) -> SensorBridge:
+        return self.start()
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
+
+    def _sim_command(self, _topic: str, payload: bytes) -> None:
+        try:
+            self.sim.command(payload.decode("ascii"))
+        except (SimError, UnicodeDecodeError) as exc:
+            log.warning("simulator command %r refused: %s", payload[:80], exc)
+
+
+def _client_id(table: str) -> str:
+    return f"cashnguns-{table}-sensors-{socket.gethostname()[:16]}-{os.getpid()}"

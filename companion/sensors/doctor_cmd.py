@@ -1,0 +1,176 @@
+"""`companion doctor`: which sensors are configured, what they say now, what is missing.
+
+With a sensor bridge running it reads the bridge's retained topics; with none it runs
+the sensors itself for a moment (ports must be free) and reports what they said.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import threading
+import time
+
+from companion.bus.client import BusClient
+from companion.bus.topics import ONLINE, Topics
+from companion.clock import SYSTEM_CLOCK
+from companion.config import Config, ConfigError, load
+from companion.sensors.sensors_cmd import setup_logging
+
+HELP = "list configured sensor devices with their live state and say what is missing"
+QUIET_S = 0.3  # retained messages arrive in a burst; this long without one ends it
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="FILE",
+                        help="YAML config (default: $COMPANION_CONFIG or config/table.sim.yaml)")
+    parser.add_argument("--listen", type=float, default=1.5, metavar="SECONDS",
+                        help="how long to listen to the sensors when no bridge runs (1.5)")
+
+
+def run(args: argparse.Namespace) -> int:
+    setup_logging("ERROR")
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(f"config error: {exc}")
+        return 2
+    print(f"config {config.file}: table {config.table!r}, {config.mqtt.describe()}")
+    retained = read_live(config, args.listen)
+    if retained is not None:
+        print("live state from the running sensor bridge")
+    else:
+        print(f"no sensor bridge running; listening to the sensors for {args.listen:g} s")
+        retained = probe(config, args.listen)
+    lines, missing = report(config, retained, SYSTEM_CLOCK.now_ms())
+    print("\n".join(lines))
+    if missing:
+        print("missing:")
+        print("\n".join(f"  - {m}" for m in missing))
+        return 1
+    print("nothing missing")
+    return 0
+
+
+def read_live(config: Config, timeout_s: float) -> dict[str, bytes] | None:
+    """The retained topics of a running bridge, or None when there is no bridge."""
+    topics = Topics(config.table)
+    retained: dict[str, bytes] = {}
+    last = [time.monotonic()]
+    got_status = threading.Event()
+
+    def on_message(topic: str, payload: bytes) -> None:
+        retained[topic] = payload
+        last[0] = time.monotonic()
+        if topic == topics.status:
+            got_status.set()
+
+    bus = BusClient(config.mqtt, f"cashnguns-{config.table}-doctor-{os.getpid()}")
+    bus.subscribe(topics.all, on_message)
+    bus.start(wait_s=min(timeout_s, 2.0))
+    try:
+        if not bus.connected.is_set() or not got_status.wait(timeout_s):
+            return None
+        while time.monotonic() - last[0] < QUIET_S:
+            time.sleep(QUIET_S / 3)
+    finally:
+        bus.stop()
+    return retained if retained.get(topics.status) == ONLINE.encode() else None
+
+
+class _MemoryBus:
+    """Stands in for the broker when the doctor runs the sensors itself."""
+
+    def __init__(self) -> None:
+        self.retained: dict[str, bytes] = {}
+
+    def publish(self, topic: str, payload: str, retain: bool = False) -> None:
+        self.retained[topic] = payload.encode()
+
+    def on_connect(self, _callback: object) -> None:
+        pass
+
+
+def probe(config: Config, listen_s: float) -> dict[str, bytes]:
+    from companion.sensors import build_bridge
+    from companion.sensors.publisher import MqttPublisher
+
+    bus = _MemoryBus()
+    bridge = build_bridge(config, publish=False)
+    bridge.add_sink(MqttPublisher(bus, bridge.topics))  # type: ignore[arg-type]
+    bridge.start()
+    try:
+        time.sleep(listen_s)  # the sensors report on their own schedule: listen for a while
+        return dict(bus.retained)
+    finally:
+        bridge.stop()
+
+
+def report(config: Config, retained: dict[str, bytes], now_ms: float
+           ) -> tuple[list[str], list[str]]:
+    """Lines describing devices and seats, and a list of what is missing."""
+    topics = Topics(config.table)
+    data = {t: _json(p) for t, p in retained.items()}
+    infos = {d["device"]: d for t, d in data.items() if t.endswith("/info") and d}
+    seen: dict[str, float] = {}
+    for d in data.values():
+        if d and "device" in d and "t" in d:
+            seen[d["device"]] = max(seen.get(d["device"], 0.0), d["t"])
+    lines, missing = ["devices:"], []
+    for dev, info in sorted(infos.items()):
+        where = " ".join(str(x) for x in (info.get("kind"), info.get("port") or "") if x)
+        state = "online" if info.get("online") else f"OFFLINE ({info.get('reason')})"
+        fw = f" fw {info['firmware']}" if info.get("firmware") else ""
+        age = (now_ms - seen.get(dev, info.get("t", now_ms))) / 1000
+        lines.append(f"  {dev:<12} {state:<22} {info.get('backend')} {where}{fw}"
+                     f", last report {age:.1f} s ago")
+    sensors = config.sensors
+    for board in (*sensors.boards, *(sensors.sim_board_name(s) for s in sensors.sim.guns)):
+        name = board if isinstance(board, str) else board.name
+        info = next((i for i in infos.values() if i.get("name") == name), None)
+        if info is None:
+            where = board if isinstance(board, str) else (board.port or _usb(board.usb))
+            missing.append(f"board {name} ({where}): never answered (not plugged in, wrong "
+                           "port, or not running the firmware?)")
+        elif not info.get("online"):
+            missing.append(f"board {name}: offline ({info.get('reason')})")
+    lines.append("seats:")
+    seats = sorted({p.seat for p in (*sensors.gpio.standees, *sensors.gpio.tilts)}
+                   | set(sensors.sim.guns) | {b.seat for b in sensors.boards if b.seat}
+                   | {_seat(t) for t in data if "/gun/" in t or "/standee/" in t})
+    for seat in seats:
+        posture = data.get(topics.standee_posture(seat))
+        aim = data.get(topics.gun_aim(seat))
+        raised = data.get(topics.gun_raised(seat))
+        parts = [f"standee {posture['posture']}" if posture else "standee ?",
+                 f"gun aims at {_target(aim)}" if aim else "gun aim ?",
+                 ("raised" if raised["raised"] else "lowered") if raised else "tilt ?"]
+        lines.append(f"  seat {seat}: " + ", ".join(parts))
+        for kind, value in (("standee", posture), ("gun aim", aim), ("gun tilt", raised)):
+            if value is None:
+                missing.append(f"seat {seat}: no {kind} reading")
+    return lines, missing
+
+
+def _json(payload: bytes) -> dict | None:
+    try:
+        value = json.loads(payload)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _target(aim: dict) -> str:
+    return "nobody" if aim.get("target") is None else f"seat {aim['target']}"
+
+
+def _usb(usb: tuple[int, int] | None) -> str:
+    return f"usb {usb[0]:04x}:{usb[1]:04x}" if usb else "?"
+
+
+def _seat(topic: str) -> int:
+    part = topic.split("/")[3]
+    return int(part) if part.isdigit() else 0
+
+

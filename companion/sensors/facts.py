@@ -1,0 +1,58 @@
+"""What the sensor layer tells the rest of the companion: facts with the time they happened."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+FactKind = Literal["aim", "raised", "posture"]
+
+
+@dataclass(frozen=True)
+class Fact:
+    """`aim`: value is the target seat or None; `raised`: bool; `posture`: "up"/"down"."""
+
+    kind: FactKind
+    seat: int
+    value: int | bool | str | None
+    t_ms: float  # when it happened, on the companion's clock (companion.clock)
+    device: str
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    """A sensor device's availability and what is known about it."""
+
+    device: str
+    backend: str  # gpio, serial
+    kind: str  # gun, hub, pins
+    online: bool
+    reason: str  # why it is (off|on)line: "started", "hello", "unplugged", "silent", ...
+    t_ms: float
+    seat: int | None = None
+    firmware: str | None = None
+    port: str | None = None
+    name: str | None = None  # the config entry it answers to
+
+
+class FactSink:
+    """Where backends send what they learn; the MQTT publisher is one, tests have others."""
+
+    def fact(self, fact: Fact) -> None:
+        raise NotImplementedError
+
+    def device(self, info: DeviceInfo) -> None:
+        raise NotImplementedError
+
+
+class CallbackSink(FactSink):
+    def __init__(self, on_fact: Callable[[Fact], None],
+                 on_device: Callable[[DeviceInfo], None] = lambda _info: None) -> None:
+        self._on_fact, self._on_device = on_fact, on_device
+
+    def fact(self, fact: Fact) -> None:
+        self._on_fact(fact)
+
+    def device(self, info: DeviceInfo) -> None:
+        self._on_device(info)

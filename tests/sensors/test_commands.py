@@ -1,0 +1,100 @@
+"""`companion sensors` and `companion doctor` as a user (or another test) runs them."""
+
+import json
+import signal
+import subprocess
+import sys
+
+from companion.bus.topics import Topics
+
+
+def write_config(tmp_path, mosquitto, table, extra=""):
+    path = tmp_path / "table.yaml"
+    path.write_text(f"""table: {table}
+mqtt: {{url: '{mosquitto.url}'}}
+sensors:
+  gpio:
+    pin_factory: mock
+    standees: [{{seat: 1, pin: 5}}]
+  sim:
+    guns: [1]
+    link_dir: {tmp_path / 'links'}
+{extra}""")
+    return path
+
+
+def companion(*args, **kw):
+    return subprocess.Popen([sys.executable, "-m", "companion.cli", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def test_sensors_runs_until_sigterm_and_leaves_offline(tmp_path, mosquitto, observe):
+    topics = Topics("cmd-sensors")
+    obs = observe(mosquitto.port, topics.all)
+    proc = companion("sensors", "--config", str(write_config(tmp_path, mosquitto, topics.table)))
+    try:
+        obs.expect(topics.status, lambda p: p == "online", timeout=15)
+        aim = obs.expect(topics.gun_aim(1), timeout=5)
+        assert json.loads(aim)["target"] is None
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(10) == 0
+        assert obs.expect(topics.status, lambda p: p == "offline") == "offline"
+        assert "sensors running" in proc.stderr.read()
+    finally:
+        proc.kill()
+
+
+def test_a_config_error_exits_2_naming_file_line_and_key(tmp_path, mosquitto):
+    path = write_config(tmp_path, mosquitto, "cmd-bad", "  filters: {aim_acquire_ms: fast}\n")
+    proc = companion("sensors", "--config", str(path))
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode == 2
+    assert f"{path}:10: sensors.filters.aim_acquire_ms: must be a number" in err
+
+
+def test_doctor_reports_live_state_and_what_is_missing(tmp_path, mosquitto, observe):
+    topics = Topics("cmd-doctor")
+    extra = "  serial:\n    - {port: /dev/nonexistent-tty, name: hub}\n"
+    path = write_config(tmp_path, mosquitto, topics.table, extra)
+    bridge = companion("sensors", "--config", str(path))
+    try:
+        observe(mosquitto.port, topics.status).expect(topics.status, lambda p: p == "online",
+                                                      timeout=15)
+        doctor = companion("doctor", "--config", str(path))
+        out, _ = doctor.communicate(timeout=30)
+        assert doctor.returncode == 1, out
+        assert "live state from the running sensor bridge" in out
+        assert "g1" in out and "seat 1: standee up, gun aims at nobody, lowered" in out
+        assert "board hub (/dev/nonexistent-tty): never answered" in out
+    finally:
+        bridge.send_signal(signal.SIGINT)
+        assert bridge.wait(10) == 0
+
+
+def test_doctor_probes_the_sensors_when_no_bridge_runs(tmp_path, mosquitto):
+    path = write_config(tmp_path, mosquitto, "cmd-probe")
+    doctor = companion("doctor", "--config", str(path), "--listen", "0.5")
+    out, _ = doctor.communicate(timeout=30)
+    assert doctor.returncode == 0, out
+    assert "no sensor bridge running" in out and "nothing missing" in out
+
+
+def test_the_simulator_cli_acts_on_a_running_table(tmp_path, mosquitto, observe):
+    topics = Topics("cmd-sim")
+    path = write_config(tmp_path, mosquitto, topics.table)
+    obs = observe(mosquitto.port, topics.all)
+    bridge = companion("sensors", "--config", str(path))
+    try:
+        obs.expect(topics.availability("g1"), lambda p: p == "online", timeout=15)
+        cli = subprocess.run([sys.executable, "-m", "companion.sensors.sim", "--config",
+                              str(path), "aim", "1", "4"], capture_output=True, timeout=30)
+        assert cli.returncode == 0, cli.stderr
+        aim = obs.expect(topics.gun_aim(1), lambda p: json.loads(p)["target"] == 4)
+        assert json.loads(aim)["device"] == "g1"
+        bad = subprocess.run([sys.executable, "-m", "companion.sensors.sim", "--config",
+                              str(path), "fire", "1"], capture_output=True, text=True,
+                             timeout=30)
+        assert bad.returncode == 2 and "unknown command 'fire'" in bad.stderr
+    finally:
+        bridge.send_signal(signal.SIGTERM)
+        assert bridge.wait(10) == 0
