@@ -64,6 +64,13 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
     journal = Journal(Path(journal_path) if journal_path else referee.journal)
     table = Table(config.table, referee, journal, SYSTEM_CLOCK,
                   simulator=bridge.sim if simulated else None)
+    if referee.buzzer_pin is not None:
+        from companion.referee.buzzer import buzzer_for
+        from companion.sensors.gpio import make_pin_factory
+
+        factory = bridge.gpio.factory if bridge.gpio else make_pin_factory(
+            sensors.gpio.pin_factory)
+        buzzer_for(table, referee.buzzer_pin, factory)
     topics = Topics(config.table)
     bus = BusClient(config.mqtt, f"cashnguns-{config.table}-referee",
                     status_topic=f"{topics.base}/referee/status")

@@ -106,7 +106,7 @@ def history(game: Game) -> dict[str, Any]:
 def control(t: Table) -> dict[str, Any]:
     out = public(t)
     game = t.game
-    out["pin_set"] = True
+    out["default_names"] = {str(seat): name for seat, name in sorted(t.settings.names.items())}
     out["legal"] = [a.to_dict() for a in legal_actions(game.state)] if game else []
     out["seats"] = [] if game is None else [
         {"seat": seat, "player": name, "token": t.seat_token(seat),

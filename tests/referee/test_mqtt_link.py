@@ -1,0 +1,56 @@
+"""What the referee takes from the bus, and what it puts on it."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from companion.referee.mqtt_link import fact_from_message, published_events
+
+BASE = "cashnguns/t"
+
+
+def test_a_sensor_message_becomes_a_fact():
+    f = fact_from_message(f"{BASE}/gun/3/aim", b'{"seat": 3, "target": 5, "t": 12.5, "seq": 1}')
+    assert (f.kind, f.seat, f.value, f.t_ms) == ("aim", 3, 5, 12.5)
+    f = fact_from_message(f"{BASE}/standee/2/posture", b'{"posture": "down", "t": 3}')
+    assert (f.kind, f.seat, f.value) == ("posture", 2, "down")
+    assert fact_from_message(f"{BASE}/gun/1/aim", b'{"target": null, "t": 1}').value is None
+
+
+@pytest.mark.parametrize("topic,payload,words", [
+    (f"{BASE}/gun/3/aim", b"not json", "not JSON"),
+    (f"{BASE}/gun/3/aim", b"[1, 2]", "not a JSON object"),
+    (f"{BASE}/gun/3/aim", b'{"target": 5}', "t (the time"),
+    (f"{BASE}/gun/3/aim", b'{"target": 5, "t": true}', "t (the time"),
+    (f"{BASE}/gun/3/aim", b'{"target": 9, "t": 1}', "bad value 9"),
+    (f"{BASE}/gun/3/aim", b'{"target": "5", "t": 1}', "bad value '5'"),
+    (f"{BASE}/gun/3/raised", b'{"raised": 1, "t": 1}', "bad value 1"),
+    (f"{BASE}/standee/3/posture", b'{"posture": "sideways", "t": 1}', "bad value"),
+    (f"{BASE}/gun/x/aim", b'{"target": 1, "t": 1}', "not a sensor topic"),
+    (f"{BASE}/gun/3/aim", b"\xff\xfe", "not JSON"),
+])
+def test_a_bad_sensor_message_says_what_is_wrong(topic, payload, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        fact_from_message(topic, payload)
+
+
+def test_published_events_keep_secrets():
+    shot = published_events({"round": 1, "type": "revealed", "player": "Ana", "card": "bang",
+                             "target": "Bob"})
+    assert shot[0]["type"] == "shot" and shot[0]["target"] == "Bob"
+    assert published_events({"round": 1, "type": "revealed", "player": "Ana", "card": "click",
+                             "target": "Bob"}) == []
+    took = published_events({"round": 1, "type": "took", "player": "Ana", "loot": "godfather"})
+    assert took[0]["type"] == "godfather"
+    junk = {"round": 1, "type": "junk", "player": "Ana", "gave": "bill5000", "got": "painting",
+            "pile": 3}
+    assert published_events(junk) == []
+    from companion.referee.views import public_event
+
+    assert "painting" not in json.dumps(public_event(junk))
+    theft = public_event({"round": 2, "type": "professional", "player": "Ana", "target": "Bob",
+                          "loot": ["diamond10000"]})
+    assert "diamond" not in json.dumps(theft) and theft["loot_count"] == 1
