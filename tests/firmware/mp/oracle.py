@@ -8,9 +8,9 @@ import json
 import sys
 import time
 
+import beacons as beacons_module
 import irframe
 import machine
-import beacons as beacons_module
 from beacons import Beacons, play
 from debounce import Debouncer
 from edgelog import EdgeLog
