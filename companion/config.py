@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+from companion.yamlfile import LineMap, YamlError, parse_yaml, read_text
 
 # section name -> "module:function"; the function takes a Node and returns the settings
 SECTIONS: dict[str, str] = {
@@ -30,57 +30,7 @@ TABLE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 _REQUIRED: Any = object()
 
 
-class ConfigError(ValueError):
-    """A config that cannot be used; the message says file:line, key and what is wrong."""
-
-    def __init__(self, file: str, line: int | None, key: str, message: str) -> None:
-        where = f"{file}:{line}" if line else file
-        super().__init__(f"{where}: {key}: {message}" if key else f"{where}: {message}")
-        self.file, self.line, self.key, self.message = file, line, key, message
-
-
-class _Map(dict):
-    """A YAML mapping that remembers the line of itself and of each key."""
-
-    line: int
-    lines: dict[Any, int]
-
-
-class _List(list):
-    line: int
-    lines: list[int]
-
-
-class _DuplicateKey(yaml.MarkedYAMLError):
-    pass
-
-
-class _Loader(yaml.SafeLoader):
-    """SafeLoader whose mappings and lists carry line numbers and refuse duplicate keys."""
-
-
-def _construct_map(loader: _Loader, node: yaml.MappingNode) -> _Map:
-    loader.flatten_mapping(node)
-    result = _Map()
-    result.line, result.lines = node.start_mark.line + 1, {}
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
-        if key in result:
-            raise _DuplicateKey(problem=f"duplicate key {key!r}", problem_mark=key_node.start_mark)
-        result[key] = loader.construct_object(value_node, deep=True)
-        result.lines[key] = key_node.start_mark.line + 1
-    return result
-
-
-def _construct_list(loader: _Loader, node: yaml.SequenceNode) -> _List:
-    result = _List(loader.construct_object(item, deep=True) for item in node.value)
-    result.line = node.start_mark.line + 1
-    result.lines = [item.start_mark.line + 1 for item in node.value]
-    return result
-
-
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_map)
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_list)
+ConfigError = YamlError  # file:line: key: what is wrong
 
 
 class Node:
@@ -229,15 +179,9 @@ def _parser(name: str) -> Callable[[Node], Any]:
 
 def parse(text: str, file: str = "<config>") -> Config:
     """Check a config given as YAML text; raises ConfigError."""
-    try:
-        data = yaml.load(text, Loader=_Loader)  # a SafeLoader subclass
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        raise ConfigError(file, mark.line + 1 if mark else None, "", str(exc.problem)) from None
-    except yaml.YAMLError as exc:
-        raise ConfigError(file, None, "", f"not valid YAML: {exc}") from None
+    data = parse_yaml(text, file)
     if data is None:
-        data = _Map()
+        data = LineMap()
     if not isinstance(data, dict):
         raise ConfigError(file, 1, "", "the file must be a mapping of sections")
     root = Node(data, file)
@@ -257,10 +201,4 @@ def parse(text: str, file: str = "<config>") -> Config:
 def load(path: str | os.PathLike | None = None) -> Config:
     """Load and check a config file (the simulated table when no path is given)."""
     path = Path(path or os.environ.get("COMPANION_CONFIG") or DEFAULT_FILE)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(str(path), None, "", f"cannot read: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(str(path), None, "", "is not UTF-8 text") from None
-    return parse(text, str(path))
+    return parse(read_text(path), str(path))

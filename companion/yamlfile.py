@@ -1,7 +1,8 @@
-"""YAML documents that remember where each value came from.
+"""YAML files written by people: loaded with the line of every key and item.
 
-Config and scenario files are written by people; an error must say the file, the
-line and the key at fault, so values are loaded with the line of every node.
+Config and scenario files must say where a mistake is, so mappings and lists come back
+as `dict` and `list` subclasses that remember their lines, and every error is a
+`YamlError` that reads `file:line: key: what is wrong`.
 """
 
 from __future__ import annotations
@@ -18,10 +19,83 @@ Path_ = tuple[str | int, ...]
 class YamlError(ValueError):
     """A file that is not what it should be: `file:line: key: what is wrong`."""
 
-    def __init__(self, filename: str, line: int | None, key: str, message: str) -> None:
-        where = f"{filename}:{line}" if line else filename
+    def __init__(self, file: str, line: int | None, key: str, message: str) -> None:
+        where = f"{file}:{line}" if line else file
         super().__init__(f"{where}: {key}: {message}" if key else f"{where}: {message}")
-        self.filename, self.line, self.key, self.message = filename, line, key, message
+        self.file, self.line, self.key, self.message = file, line, key, message
+
+
+class LineMap(dict):
+    """A mapping that remembers its own line and the line of each key."""
+
+    line: int
+    lines: dict[Any, int]
+
+
+class LineList(list):
+    """A list that remembers its own line and the line of each item."""
+
+    line: int
+    lines: list[int]
+
+
+class _DuplicateKey(yaml.MarkedYAMLError):
+    pass
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader whose mappings and lists carry line numbers and refuse duplicate keys."""
+
+
+def _construct_map(loader: _Loader, node: yaml.MappingNode) -> LineMap:
+    loader.flatten_mapping(node)
+    result = LineMap()
+    result.line, result.lines = node.start_mark.line + 1, {}
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if not isinstance(key, str | int | bool):
+            raise _DuplicateKey(problem=f"a key must be a plain word, not {key!r}",
+                                problem_mark=key_node.start_mark)
+        if key in result:
+            raise _DuplicateKey(problem=f"duplicate key {key!r}", problem_mark=key_node.start_mark)
+        result[key] = loader.construct_object(value_node, deep=True)
+        result.lines[key] = key_node.start_mark.line + 1
+    return result
+
+
+def _construct_list(loader: _Loader, node: yaml.SequenceNode) -> LineList:
+    result = LineList(loader.construct_object(item, deep=True) for item in node.value)
+    result.line = node.start_mark.line + 1
+    result.lines = [item.start_mark.line + 1 for item in node.value]
+    return result
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_map)
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_list)
+
+
+def parse_yaml(text: str, file: str) -> Any:
+    """The data of a YAML text, mappings and lists with their lines; raises YamlError."""
+    try:
+        return yaml.load(text, Loader=_Loader)  # a SafeLoader subclass
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        problem = exc.problem or str(exc)
+        if not isinstance(exc, _DuplicateKey):
+            problem = f"not valid YAML: {problem}"
+        raise YamlError(file, line, "", problem) from None
+    except yaml.YAMLError as exc:
+        raise YamlError(file, None, "", f"not valid YAML: {exc}") from None
+
+
+def read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise YamlError(str(path), None, "", f"cannot read the file: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise YamlError(str(path), None, "", "is not UTF-8 text") from None
 
 
 def dotted(path: Path_) -> str:
@@ -34,61 +108,29 @@ def dotted(path: Path_) -> str:
 @dataclass
 class YamlDoc:
     data: Any
-    lines: dict[Path_, int]
     filename: str
 
     def line(self, path: Path_) -> int | None:
         """The line of the value at `path`, or of its nearest parent that has one."""
-        while path not in self.lines and path:
-            path = path[:-1]
-        return self.lines.get(path)
+        node, best = self.data, getattr(self.data, "line", None)
+        for part in path:
+            lines = getattr(node, "lines", None)
+            try:
+                best = lines[part] if lines is not None else best
+                node = node[part]
+            except (KeyError, IndexError, TypeError):
+                break
+        return best
 
     def error(self, path: Path_, message: str) -> YamlError:
         return YamlError(self.filename, self.line(path), dotted(path), message)
 
 
 def load_yaml(source: str | Path, filename: str | None = None) -> YamlDoc:
-    """Load a file (a Path) or text (a str) and keep every node's 1-based line."""
+    """Load a file (a Path) or text (a str), keeping every key's and item's line."""
     if isinstance(source, Path):
         filename = filename or str(source)
-        try:
-            text = source.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise YamlError(filename, None, "", f"cannot read the file: {e}") from None
+        text = read_text(source)
     else:
         text, filename = source, filename or "<text>"
-    loader = yaml.SafeLoader(text)
-    lines: dict[Path_, int] = {}
-    try:
-        node = loader.get_single_node()
-        data = None if node is None else _build(loader, node, (), lines, filename)
-    except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        line = mark.line + 1 if mark else None
-        raise YamlError(filename, line, "", f"not valid YAML: {e.problem or e}") from None
-    except yaml.YAMLError as e:
-        raise YamlError(filename, None, "", f"not valid YAML: {e}") from None
-    finally:
-        loader.dispose()
-    return YamlDoc(data, lines, filename)
-
-
-def _build(loader: yaml.SafeLoader, node: yaml.Node, path: Path_,
-           lines: dict[Path_, int], filename: str) -> Any:
-    lines[path] = node.start_mark.line + 1
-    if isinstance(node, yaml.MappingNode):
-        out: dict[Any, Any] = {}
-        for key_node, value_node in node.value:
-            key = loader.construct_object(key_node, deep=True)
-            if not isinstance(key, str | int | bool) or key is None:
-                raise YamlError(filename, key_node.start_mark.line + 1, dotted(path),
-                                f"a key must be a plain word, not {key!r}")
-            if key in out:
-                raise YamlError(filename, key_node.start_mark.line + 1, dotted((*path, key)),
-                                "this key is given twice")
-            out[key] = _build(loader, value_node, (*path, key), lines, filename)
-            lines[(*path, key)] = key_node.start_mark.line + 1  # point at the key's line
-        return out
-    if isinstance(node, yaml.SequenceNode):
-        return [_build(loader, n, (*path, i), lines, filename) for i, n in enumerate(node.value)]
-    return loader.construct_object(node, deep=True)
+    return YamlDoc(parse_yaml(text, filename), filename)

@@ -45,7 +45,7 @@ def parse_scenario(doc: YamlDoc) -> Scenario:
 def parse_action(data: Any, players: tuple[str, ...], physical: bool,
                  where: str = "action") -> Action:
     """Check one action given as a mapping (from the API or the journal), like a file's."""
-    checker = _Checker(YamlDoc(data, {}, where))
+    checker = _Checker(YamlDoc(data, where))
     checker.names = players
     return checker.action(data, (), physical)
 

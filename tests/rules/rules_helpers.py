@@ -59,7 +59,7 @@ def events(out: dict[str, Any], type_: str) -> list[dict[str, Any]]:
 
 
 def state_of(header: str) -> GameState:
-    doc = YamlDoc(yaml.safe_load(header + "actions: []\n"), {}, "test.yaml")
+    doc = YamlDoc(yaml.safe_load(header + "actions: []\n"), "test.yaml")
     return new_game(parse_scenario(doc).setup)
 
 

@@ -46,7 +46,8 @@ def test_demo_plays_a_whole_game_on_a_simulated_table(tmp_path, unused_port):
     config.write_text(sim.replace("embedded_port: 1883", f"embedded_port: {unused_port}") + fast)
     run = companion("demo", "--config", str(config), "--games", "1", "--pace", "0",
                     "--port", "0", "--players", "4")
-    assert run.returncode == 0, run.stderr
-    assert "Cash 'n Guns demo table on http://" in run.stdout
-    assert "Round 1: Ana is the Godfather." in run.stdout
-    assert "Game over:" in run.stdout
+    told = f"stdout:\n{run.stdout[-2000:]}\nstderr:\n{run.stderr[-2000:]}"
+    assert run.returncode == 0, told
+    assert "Cash 'n Guns demo table on http://" in run.stdout, told
+    assert "Round 1: Ana is the Godfather." in run.stdout, told
+    assert "Game over:" in run.stdout, told
