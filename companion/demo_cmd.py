@@ -4,22 +4,18 @@ from __future__ import annotations
 
 import argparse
 import random
-import signal
-import sys
 import tempfile
 import threading
 from pathlib import Path
 
-from companion.config import ConfigError, load
-from companion.sensors.sensors_cmd import setup_logging
+from companion.commandline import add_config_argument, load_config, setup_logging, stop_event
 
 HELP = "a simulated table with its dashboard, played by bots (or by you, with --manual)"
 NAMES = ["Ana", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", metavar="FILE", help="YAML config (default: the simulated "
-                        "table, config/table.sim.yaml)")
+    add_config_argument(parser)
     parser.add_argument("--port", type=int, help="dashboard port (default from the config)")
     parser.add_argument("--players", type=int, default=5, choices=range(4, 7), metavar="{4..6}")
     parser.add_argument("--pace", type=float, default=0.6, help="seconds between bot taps")
@@ -33,14 +29,10 @@ def run(args: argparse.Namespace) -> int:
     from companion.runner import start_table
 
     setup_logging("WARNING")
-    try:
-        config = load(args.config)
-    except ConfigError as exc:
-        print(f"config error: {exc}", file=sys.stderr)
+    config = load_config(args.config)
+    if config is None:
         return 2
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
+    stop = stop_event()
     journal = Path(tempfile.mkdtemp(prefix="companion-demo-")) / "journal.sqlite3"
     running = start_table(config, str(journal), port=args.port)
     table = running.table

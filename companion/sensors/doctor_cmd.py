@@ -15,16 +15,15 @@ import time
 from companion.bus.client import BusClient
 from companion.bus.topics import ONLINE, Topics
 from companion.clock import SYSTEM_CLOCK
+from companion.commandline import add_config_argument, setup_logging
 from companion.config import Config, ConfigError, load
-from companion.sensors.sensors_cmd import setup_logging
 
 HELP = "list configured sensor devices with their live state and say what is missing"
 QUIET_S = 0.3  # retained messages arrive in a burst; this long without one ends it
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", metavar="FILE",
-                        help="YAML config (default: $COMPANION_CONFIG or config/table.sim.yaml)")
+    add_config_argument(parser)
     parser.add_argument("--listen", type=float, default=1.5, metavar="SECONDS",
                         help="how long to listen to the sensors when no bridge runs (1.5)")
 

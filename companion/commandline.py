@@ -1,0 +1,43 @@
+"""What the long-running commands share: logging, the config file, stopping on a signal."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+
+from companion.config import Config, ConfigError, load
+
+
+def setup_logging(level: str) -> None:
+    logging.basicConfig(stream=sys.stderr, level=level,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for noisy in ("transitions", "amqtt"):  # the embedded broker's chatter
+        logging.getLogger(noisy).setLevel(max(logging.WARNING, logging.getLogger().level))
+
+
+def add_config_argument(parser: argparse.ArgumentParser, log_level: bool = False) -> None:
+    parser.add_argument("--config", metavar="FILE",
+                        help="YAML config (default: $COMPANION_CONFIG or config/table.sim.yaml)")
+    if log_level:
+        parser.add_argument("--log-level", default="INFO",
+                            choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+
+
+def load_config(path: str | None) -> Config | None:
+    """The checked config, or None after saying on stderr what is wrong and where."""
+    try:
+        return load(path)
+    except ConfigError as exc:
+        print(f"config error: {exc}", file=sys.stderr)
+        return None
+
+
+def stop_event() -> threading.Event:
+    """An event set by SIGINT (Ctrl-C) or SIGTERM, for a clean stop."""
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    return stop
