@@ -29,6 +29,9 @@ class LivePort:
     def control(self) -> dict[str, Any]:
         return self.table.control_state()
 
+    def legal(self, _state: dict[str, Any]) -> list[dict[str, Any]]:
+        return [a.to_dict() for a in self.table.legal()]
+
     def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
         self.stop.wait(self.pace_s)  # let the people watching follow
         return self.table.command(cmd, CONTROL)

@@ -17,6 +17,7 @@ SENSED = ("aim", "courage")  # actions the referee takes from the sensors, not f
 
 class TablePort(Protocol):
     def control(self) -> dict[str, Any]: ...  # the Godfather's view (docs/API.md)
+    def legal(self, state: dict[str, Any]) -> list[dict[str, Any]]: ...  # tablet's and phones'
     def command(self, cmd: dict[str, Any]) -> dict[str, Any]: ...
     def aim(self, seat: int, target: int | None) -> None: ...  # None: lower the gun
     def posture(self, seat: int, down: bool) -> None: ...
@@ -51,7 +52,7 @@ class TableBot:
         for p in state["players"]:  # the wounded lay their standee down when asked
             if p["lay_down"] and p["sensors"]["posture"] != "down":
                 self.port.posture(p["seat"], True)
-        legal = state["legal"]
+        legal = self.port.legal(state)
         stage = state["stage"]["name"]
         if stage != "idle":  # a countdown, the Kid's window or a re-aim is running
             if stage == "reaim":
@@ -95,7 +96,7 @@ class TableBot:
 
     def _reaim(self, state: dict[str, Any], seats: dict[str, int]) -> None:
         """The ordered player points the gun at one of the allowed new targets, once."""
-        options = [a for a in state["legal"] if a["type"] == "aim"]
+        options = [a for a in self.port.legal(state) if a["type"] == "aim"]
         if not options:
             return
         me = next(p for p in state["players"] if p["name"] == options[0]["player"])

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from companion.referee.table import Table
 
 SECRET_FIELDS = {"professional": ("loot",), "vulture": ("loot",), "junk": ("got",)}
+HAND_FIELDS = ("card", "give", "discard")  # an action naming one of these tells a hand
 EVENTS_SHOWN = 30
 
 
@@ -107,13 +108,20 @@ def control(t: Table) -> dict[str, Any]:
     out = public(t)
     game = t.game
     out["default_names"] = {str(seat): name for seat, name in sorted(t.settings.names.items())}
-    out["legal"] = [a.to_dict() for a in legal_actions(game.state)] if game else []
+    # The Godfather is a player too: no button may tell what another player holds.
+    out["legal"] = [] if game is None else [
+        a.to_dict() for a in legal_actions(game.state) if not _tells_a_hand(a.to_dict())]
     out["seats"] = [] if game is None else [
         {"seat": seat, "player": name, "token": t.seat_token(seat),
          "url": f"/seat/{seat}?token={t.seat_token(seat)}"}
         for seat, name in sorted(game.player_at.items())
     ]
     return out
+
+
+def _tells_a_hand(action: dict[str, Any]) -> bool:
+    """A choice of a card from a hand (a reveal turns a card face up: that is public)."""
+    return action["type"] != "reveal" and any(action.get(f) is not None for f in HAND_FIELDS)
 
 
 def seat(t: Table, seat_no: int) -> dict[str, Any]:

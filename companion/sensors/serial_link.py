@@ -8,6 +8,7 @@ reason and dropped; nothing in them reaches the facts.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -94,7 +95,9 @@ class BoardLink:
         self._stop.set()
         ser = self._serial
         if ser is not None:
-            ser.cancel_read()
+            # wake the reader; it may be closing the port right now, and then it is leaving
+            with contextlib.suppress(OSError, TypeError, serial.SerialException):
+                ser.cancel_read()
         if self._thread:
             self._thread.join(2)
 

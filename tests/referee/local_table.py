@@ -25,6 +25,9 @@ class LocalPort:
     def control(self) -> dict[str, Any]:
         return self.table.control_state()
 
+    def legal(self, _state: dict[str, Any]) -> list[dict[str, Any]]:
+        return [a.to_dict() for a in self.table.legal()]
+
     def command(self, cmd: dict[str, Any], auth: Auth = CONTROL) -> dict[str, Any]:
         return self.table.command(cmd, auth)
 

@@ -130,6 +130,12 @@ class RemoteTable:
         assert status == 200, body
         return body
 
+    def legal(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """What the tablet may tap, and what each phone may (a phone knows its own hand)."""
+        phones = [a for p in state["players"]
+                  for a in self.request(f"/api/seat/{p['seat']}")[1]["me"]["legal"]]
+        return state["legal"] + [a for a in phones if a not in state["legal"]]
+
     def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
         status, body = self.request("/api/command", cmd)
         assert status == 200, (cmd, body)

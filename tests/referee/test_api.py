@@ -62,8 +62,14 @@ def test_control_needs_the_pin_and_wrong_pins_are_limited(client):
 def test_the_godfather_sees_legal_actions_and_phone_links(client, port):
     new_game(client)
     state = client.get("/api/control", headers=PIN).get_json()
-    assert {"type": "choose", "player": "Ana", "card": "bang"} in state["legal"]
+    assert state["legal"] == []  # digital cards: only phones choose, and no button tells a hand
     assert [s["seat"] for s in state["seats"]] == [1, 2, 3, 4]
+    version = client.get("/api/state").get_json()["version"]
+    client.post("/api/command", headers=PIN, json={
+        "type": "new_game", "version": version, "players": NAMES8[:4], "cards": "physical",
+        "abandon": True})
+    state = client.get("/api/control", headers=PIN).get_json()
+    assert {"type": "choose", "player": "Ana"} in state["legal"]  # physical: a "ready" tap
     assert state["seats"][1]["url"] == f"/seat/2?token={port.table.seat_token(2)}"
 
 

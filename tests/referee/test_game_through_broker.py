@@ -35,6 +35,12 @@ class BrokerPort:
     def control(self) -> dict[str, Any]:
         return self.client.get("/api/control", headers=HEADERS).get_json()
 
+    def legal(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """The tablet's buttons and each phone's (the phones know their own hands)."""
+        phones = [a for p in state["players"] for a in self.client.get(
+            f"/api/seat/{p['seat']}", headers=HEADERS).get_json()["me"]["legal"]]
+        return state["legal"] + [a for a in phones if a not in state["legal"]]
+
     def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
         r = self.client.post("/api/command", headers=HEADERS, json=cmd)
         assert r.status_code == 200, (cmd, r.get_json())

@@ -1,0 +1,62 @@
+"""The dashboard's Flask app: the referee's API, the live streams and the pages."""
+
+from __future__ import annotations
+
+import secrets
+
+from flask import Flask, Response, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from companion.dashboard import WEB_DIR
+from companion.dashboard.hub import EventHub
+from companion.dashboard.pages import pages_blueprint
+from companion.dashboard.settings import DashboardSettings
+from companion.dashboard.sim import sim_blueprint
+from companion.dashboard.streams import streams_blueprint, view_builder
+from companion.referee.api import api_blueprint
+from companion.referee.table import Table
+
+# Everything comes from this server: no CDN, no inline script, no framing.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+                               "frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",  # phone links carry their seat's token
+    "X-Frame-Options": "DENY",
+}
+
+
+def create_app(table: Table, settings: DashboardSettings | None = None) -> Flask:
+    settings = settings or DashboardSettings()
+    app = Flask(__name__, template_folder=str(WEB_DIR / "templates"),
+                static_folder=str(WEB_DIR / "static"), static_url_path="/static")
+    app.config.update(
+        SECRET_KEY=settings.secret_key or secrets.token_hex(32),
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        DEBUG=False,
+        TESTING=False,
+        MAX_CONTENT_LENGTH=64 * 1024,
+    )
+    hub = EventHub(view_builder(table), keepalive_s=settings.keepalive_s)
+    hub.detach = table.subscribe(hub.changed)
+    app.extensions["hub"] = hub
+    app.register_blueprint(api_blueprint(table))
+    app.register_blueprint(streams_blueprint(table, hub))
+    app.register_blueprint(pages_blueprint(table, settings))
+    if table.simulator is not None:
+        app.register_blueprint(sim_blueprint(table.simulator))
+
+    @app.after_request
+    def secure(response: Response) -> Response:
+        response.headers.update(SECURITY_HEADERS)
+        return response
+
+    @app.errorhandler(HTTPException)
+    def as_json(e: HTTPException) -> tuple[Response, int] | HTTPException:
+        """API callers get JSON errors like the referee's; pages keep HTML ones."""
+        if request.path.startswith("/api/"):
+            return jsonify({"error": e.description}), e.code or 500
+        return e
+
+    return app

@@ -1,0 +1,95 @@
+"""The pages: the table view, the Godfather's controls, a phone's view, the virtual table.
+
+Pages are thin: the server writes the fixed words in the chosen language and embeds the
+catalog; the page scripts draw the game from the live stream with the same catalog.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+import segno
+from flask import Blueprint, Response, abort, render_template, request
+
+from companion.dashboard import i18n
+from companion.dashboard.access import csrf_token, is_controller
+from companion.dashboard.settings import DashboardSettings
+from companion.referee.table import Table
+from companion.rules.powers import POWERS
+
+FIELD = re.compile(r"\{(\w+)\}")
+
+
+def translator(lang: str) -> Callable[..., str]:
+    """`t(key, **fields)` for templates: the same `{field}` filling as the page scripts."""
+    strings = i18n.catalog(lang)
+
+    def t(key: str, **fields: Any) -> str:
+        return FIELD.sub(lambda m: str(fields.get(m.group(1), m.group(0))), strings[key])
+    return t
+
+
+def render(template: str, **context: Any) -> str:
+    """A page in the request's language, with the catalog its scripts need."""
+    lang = i18n.choose(request)
+    switch = [(code, request.path + "?" + urlencode({**request.args, "lang": code}))
+              for code in i18n.LANGUAGES]
+    return render_template(template, lang=lang, t=translator(lang), languages=switch,
+                           catalog=json.dumps(i18n.catalog(lang), ensure_ascii=False)
+                           .replace("</", "<\\/"),  # never ends its <script> element
+                           csrf=csrf_token(), **context)
+
+
+def pages_blueprint(table: Table, settings: DashboardSettings) -> Blueprint:
+    bp = Blueprint("pages", __name__)
+
+    @bp.get("/")
+    def table_view() -> str:
+        return render("table.html")
+
+    @bp.get("/referee")
+    def referee() -> str:
+        if not is_controller():
+            return render("login.html")
+        return render("referee.html", powers=POWERS, names=table.settings.names)
+
+    @bp.get("/seat/<int:seat>")
+    def seat(seat: int) -> tuple[str, int] | str:
+        token = request.args.get("token", "")
+        if not table.check_seat_token(seat, token):
+            return render("message.html", message_key="ui.bad_seat_link"), 403
+        return render("seat.html", seat=seat, token=token)
+
+    @bp.get("/sim")
+    def sim() -> str:
+        if table.simulator is None:
+            abort(404)
+        if not is_controller():
+            return render("login.html")
+        return render("sim.html", guns=sorted(table.simulator.boards))
+
+    @bp.get("/referee/qr/<int:seat>.svg")
+    def seat_qr(seat: int) -> Response:
+        """The phone link of a seat as a QR code: it holds the token, so control only."""
+        if not is_controller():
+            abort(401)
+        base = (settings.public_url or request.host_url).rstrip("/")
+        url = f"{base}/seat/{seat}?token={table.seat_token(seat)}"
+        out = io.BytesIO()
+        segno.make(url, error="m").save(out, kind="svg", scale=5, border=2, dark="#111")
+        return Response(out.getvalue(), mimetype="image/svg+xml",
+                        headers={"Cache-Control": "no-store"})
+
+    @bp.after_app_request
+    def remember_language(response: Response) -> Response:
+        lang = request.args.get("lang")
+        if lang in i18n.LANGUAGES:
+            response.set_cookie(i18n.COOKIE, lang, max_age=365 * 86400, samesite="Lax")
+        return response
+
+    return bp

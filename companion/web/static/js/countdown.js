@@ -1,0 +1,75 @@
+// The big "1, 2, 3" of the hold-up and courage steps, on the server's beat times, with
+// Web Audio beeps (a higher one on "three") unless muted. Browsers only let sound play
+// after a tap on the page, so the first tap anywhere wakes the audio.
+
+import { localTime } from "./live.js";
+import { t } from "./words.js";
+
+const SHOW_LAST_MS = 900;
+let audio = null;
+let muted = localStorage.getItem("muted") === "yes";
+
+function wakeAudio() {
+  if (!audio) audio = new AudioContext();
+  if (audio.state === "suspended") audio.resume();
+}
+document.addEventListener("pointerdown", wakeAudio, { once: true });
+
+function beep(high) {
+  if (muted || !audio || audio.state !== "running") return;
+  const osc = audio.createOscillator();
+  const gain = audio.createGain();
+  osc.frequency.value = high ? 1320 : 880;
+  gain.gain.setValueAtTime(0.25, audio.currentTime);
+  gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + (high ? 0.5 : 0.18));
+  osc.connect(gain).connect(audio.destination);
+  osc.start();
+  osc.stop(audio.currentTime + 0.5);
+}
+
+export function muteButton(button) {
+  const label = () => {
+    button.textContent = muted ? t("ui.sound_off") : t("ui.sound_on");
+    button.setAttribute("aria-pressed", muted ? "true" : "false");
+  };
+  button.addEventListener("click", () => {
+    muted = !muted;
+    localStorage.setItem("muted", muted ? "yes" : "no");
+    wakeAudio();
+    label();
+  });
+  label();
+}
+
+export class Countdown {
+  constructor(box) {
+    this.box = box;
+    this.key = null;
+    this.timers = [];
+  }
+
+  // Follow the referee's stage: schedule the beats of a new countdown, clear an ended one.
+  update(stage) {
+    const key = stage && stage.name === "countdown" ? `${stage.step}:${stage.beats_ms.join(",")}` : null;
+    if (key === this.key) return;
+    this.key = key;
+    this.timers.forEach(clearTimeout);
+    this.timers = [];
+    if (!key) { this.box.hidden = true; return; }
+    const now = Date.now();
+    stage.beats_ms.forEach((beatMs, i) => {
+      const wait = localTime(beatMs) - now;
+      if (wait >= 0) this.timers.push(setTimeout(() => this.show(i + 1), wait));
+      else if (i + 1 === stage.beat) this.show(i + 1, false);
+    });
+    const last = localTime(stage.beats_ms[stage.beats_ms.length - 1]) - now + SHOW_LAST_MS;
+    this.timers.push(setTimeout(() => { this.box.hidden = true; }, Math.max(0, last)));
+  }
+
+  show(beat, sound = true) {
+    this.box.hidden = false;
+    this.box.textContent = t(`count.beat${beat}`);
+    this.box.dataset.beat = beat;
+    if (sound) beep(beat === 3);
+  }
+}

@@ -1,0 +1,77 @@
+// The end of the game: the count per player, the winners and the tie-break that chose
+// them, each player's wealth round by round, and who shot whom.
+
+import { el } from "./live.js";
+import { listWords, money, t } from "./words.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const COLUMNS = ["bills", "diamonds", "paintings", "diamond_bonus", "total"];
+
+function svg(tag, attrs = {}, text = null) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+// Why these winners: the last one standing, the richest, or a tie settled by wounds.
+function tieBreak(state) {
+  const rows = state.final;
+  const living = rows.filter((r) => r.alive);
+  if (living.length <= 1) return living.length ? t("final.last_standing") : t("final.nobody");
+  const best = Math.max(...living.map((r) => r.score.total));
+  const tied = living.filter((r) => r.score.total === best);
+  if (tied.length === 1) return t("final.richest");
+  if (state.winners.length === 1) return t("final.tie_wounds", { total: money(best), winner: state.winners[0] });
+  return t("final.tie_shared", { total: money(best) });
+}
+
+function scoreTable(state) {
+  const head = el("tr", {}, el("th", {}, t("final.player")), COLUMNS.map((c) => el("th", {}, t(`final.${c}`))));
+  const rows = state.final.map((r) => el("tr", { class: state.winners.includes(r.name) ? "winner" : r.alive ? "" : "dead" },
+    el("th", {}, r.name, r.alive ? "" : ` (${t("ui.out")})`),
+    COLUMNS.map((c) => el("td", {}, money(r.score[c])))));
+  return el("table", { class: "scores" }, el("thead", {}, head), el("tbody", {}, rows));
+}
+
+// history.wealth: one {player: total} per round.
+function wealthChart(history, names) {
+  const rounds = Math.max(1, history.wealth.length);
+  const top = Math.max(1, ...history.wealth.flatMap((r) => Object.values(r)));
+  const W = 560, H = 240, L = 70, B = 28;
+  const x = (i) => L + ((W - L - 10) * i) / Math.max(1, rounds - 1);
+  const y = (v) => H - B - ((H - B - 10) * v) / top;
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": t("final.wealth") });
+  chart.append(svg("line", { x1: L, y1: H - B, x2: W - 10, y2: H - B, class: "axis" }));
+  chart.append(svg("text", { x: L - 6, y: y(top) + 4, class: "tick end" }, money(top)));
+  chart.append(svg("text", { x: L - 6, y: H - B, class: "tick end" }, money(0)));
+  for (let i = 0; i < rounds; i++) chart.append(svg("text", { x: x(i), y: H - 8, class: "tick" }, i + 1));
+  names.forEach((name, k) => {
+    const points = history.wealth.map((r, i) => `${x(i)},${y(r[name] ?? 0)}`).join(" ");
+    chart.append(svg("polyline", { points, class: `line c${k % 8}` }));
+  });
+  const legend = el("ul", { class: "legend" }, names.map((n, k) => el("li", { class: `c${k % 8}` }, n)));
+  return el("figure", {}, chart, legend, el("figcaption", {}, t("final.wealth")));
+}
+
+function shotsTable(history, names) {
+  const count = (from, to) => history.shots.filter((s) => s.by === from && s.player === to).length;
+  const head = el("tr", {}, el("th", {}, t("final.shooter")), names.map((n) => el("th", {}, n)));
+  const rows = names.map((from) => el("tr", {}, el("th", {}, from),
+    names.map((to) => el("td", {}, from === to ? "–" : count(from, to) || ""))));
+  return el("figure", {}, el("table", { class: "shots" }, el("thead", {}, head), el("tbody", {}, rows)),
+    el("figcaption", {}, t("final.shots")));
+}
+
+export function finalPanel(state) {
+  const winners = state.winners.length
+    ? t(state.winners.length > 1 ? "final.winners" : "final.winner", { names: listWords(state.winners) })
+    : t("final.nobody");
+  const names = state.players.map((p) => p.name);
+  return el("section", { class: "final", "aria-label": t("final.title") },
+    el("h2", {}, t("final.title")),
+    el("p", { class: "winners" }, winners),
+    el("p", { class: "tiebreak" }, tieBreak(state)),
+    scoreTable(state),
+    state.history ? el("div", { class: "charts" }, wealthChart(state.history, names), shotsTable(state.history, names)) : null);
+}

@@ -1,0 +1,90 @@
+// The live connection: a full snapshot on every (re)connect, then one per change.
+// The banner says when the stream is down; EventSource retries by itself, and a stream
+// the server closed for good (e.g. a restart refused it) is reopened after a pause.
+
+import { t } from "./words.js";
+
+let serverOffsetMs = 0; // server clock minus ours, from each snapshot's time
+
+export const localTime = (serverMs) => serverMs - serverOffsetMs;
+
+export function connect(url, onState) {
+  const banner = document.getElementById("connection");
+  let source = null;
+  const show = (ok) => {
+    banner.hidden = ok;
+    banner.textContent = ok ? "" : t("ui.reconnecting");
+    document.body.dataset.live = ok ? "yes" : "no";
+  };
+  const open = () => {
+    source = new EventSource(url);
+    source.addEventListener("state", (msg) => {
+      const state = JSON.parse(msg.data);
+      serverOffsetMs = state.now_ms - Date.now();
+      show(true);
+      onState(state);
+      document.body.dataset.revision = state.revision; // drawn: what tests wait on
+    });
+    source.onerror = () => {
+      show(false);
+      if (source.readyState === EventSource.CLOSED) setTimeout(retry, 2000);
+    };
+  };
+  // The server refused the stream: a restart ended the session, or a new game ended this
+  // phone's link. Reloading shows the login or the "scan again" page; else try again.
+  const retry = async () => {
+    try {
+      const stop = new AbortController();
+      const res = await fetch(url, { signal: stop.signal, headers: { Accept: "text/event-stream" } });
+      stop.abort();
+      if (res.status === 401 || res.status === 403) { location.reload(); return; }
+    } catch { /* the server is not back yet */ }
+    open();
+  };
+  open();
+}
+
+// A JSON POST; resolves to {ok, status, body}. Cookie sessions carry the page's CSRF token.
+export async function post(url, body, headers = {}) {
+  const csrf = document.querySelector('meta[name="csrf-token"]');
+  const res = await fetch(url, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      ...(csrf ? { "X-CSRF-Token": csrf.content } : {}),
+      ...headers,
+    },
+    body: JSON.stringify(body),
+    credentials: "same-origin",
+  });
+  let data = {};
+  try { data = await res.json(); } catch { /* an empty body */ }
+  return { ok: res.ok, status: res.status, body: data };
+}
+
+// A short message at the bottom of the page (an error, a refused command).
+export function notice(text) {
+  const box = document.getElementById("notice");
+  box.textContent = text;
+  box.hidden = !text;
+}
+
+// DOM building without HTML strings: el("button", {class: "big"}, "text", child...).
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function replace(node, ...children) {
+  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+}

@@ -1,0 +1,188 @@
+// The Godfather's controls (/referee): every button is an action the rules allow now
+// (the `legal` list of the control stream), or a referee command that applies now.
+
+import { Countdown, muteButton } from "./countdown.js";
+import { connect, el, notice, post, replace } from "./live.js";
+import { renderTable } from "./tableview.js";
+import { actionLabel, lootLabel, statusLine, t, waitingText } from "./words.js";
+
+let state = null;
+const felt = document.getElementById("felt");
+const countdown = new Countdown(document.getElementById("countdown"));
+const shown = {}; // section -> the data it was last drawn from, to redraw only on change
+
+// -- tabs
+for (const tab of document.querySelectorAll("[data-tab]")) {
+  tab.addEventListener("click", () => {
+    for (const other of document.querySelectorAll("[data-tab]")) {
+      other.setAttribute("aria-selected", other === tab ? "true" : "false");
+      document.getElementById(`tab-${other.dataset.tab}`).hidden = other !== tab;
+    }
+    if (state && tab.dataset.tab === "play") renderTable(felt, state); // arrows need a size
+  });
+}
+
+async function command(body) {
+  const res = await post("/api/command", { version: state ? state.version : 0, ...body });
+  if (res.ok) notice("");
+  else if (res.status === 409) notice(t("ui.stale"));
+  else notice(`${t("ui.refused")} ${res.body.error || res.status}`);
+  return res.ok;
+}
+
+const button = (label, onclick, attrs = {}) =>
+  el("button", { type: "button", class: "big", onclick, ...attrs }, label);
+
+// -- the play tab: referee commands, then the rules' legal actions by player
+function countdownAllowed(s) {
+  if (!s.game || s.paused || s.stage.name !== "idle") return false;
+  const living = s.players.filter((p) => p.alive);
+  if (s.phase === "holdup") return living.some((p) => !p.aimed && p.power !== "kid");
+  if (s.phase === "courage") return living.some((p) => p.down === null);
+  return false;
+}
+
+function drawFlow(s) {
+  const buttons = [];
+  if (countdownAllowed(s)) {
+    buttons.push(button(t("ref.countdown", { step: t(`step.${s.phase}`) }),
+      () => command({ type: "countdown" }), { class: "big primary", "data-command": "countdown" }));
+  }
+  if (s.game && s.phase !== "over") {
+    buttons.push(s.paused
+      ? button(t("ref.resume"), () => command({ type: "resume" }), { "data-command": "resume" })
+      : button(t("ref.pause"), () => command({ type: "pause" }), { "data-command": "pause" }));
+    buttons.push(button(t("ref.undo"), () => command({ type: "undo" }), { "data-command": "undo" }));
+  }
+  replace(document.getElementById("flow"), buttons);
+}
+
+function drawActions(legal) {
+  const byPlayer = new Map();
+  for (const a of legal) {
+    if (!byPlayer.has(a.player)) byPlayer.set(a.player, []);
+    byPlayer.get(a.player).push(a);
+  }
+  replace(document.getElementById("actions"), [...byPlayer].map(([player, acts]) =>
+    el("div", { class: "action-group" }, el("h3", {}, player),
+      el("div", { class: "row" }, acts.map((a) => button(actionLabel(a),
+        () => command({ type: "action", action: a }),
+        { "data-action": JSON.stringify(a), class: `big act-${a.type}` }))))));
+}
+
+// -- physical loot: the Godfather enters the cards turned up (1 to 8), kind by kind
+const LOOT_CARDS = ["bill5000", "bill10000", "bill20000", "diamond1000", "diamond5000",
+  "diamond10000", "painting", "clip", "first_aid"];
+const PILE_MAX = 8;
+const dealt = Object.fromEntries(LOOT_CARDS.map((c) => [c, 0]));
+
+function dealNeeded(s) {
+  return s.game && s.modes && s.modes.loot === "physical" && s.phase === "loot"
+    && !s.legal.some((a) => a.type === "hustle");
+}
+
+function drawDeal() {
+  const total = Object.values(dealt).reduce((a, b) => a + b, 0);
+  const box = document.getElementById("deal");
+  const step = (card, by) => () => { dealt[card] = Math.max(0, dealt[card] + by); drawDeal(); };
+  replace(box, el("h3", {}, t("ref.deal_title", { n: total, max: PILE_MAX })),
+    el("div", { class: "deal-grid" }, LOOT_CARDS.map((card) => el("div", { class: "deal-row", dataset: { card } },
+      el("button", { type: "button", class: "chip", onclick: step(card, -1), disabled: dealt[card] === 0, "aria-label": t("ref.less", { loot: lootLabel(card) }) }, "−"),
+      el("span", { class: `loot-card ${card.replace(/[0-9]+/, "")}` }, `${dealt[card]} × ${lootLabel(card)}`),
+      el("button", { type: "button", class: "chip", onclick: step(card, 1), disabled: total >= PILE_MAX, "aria-label": t("ref.more", { loot: lootLabel(card) }) }, "+")))),
+    button(t("ref.deal"), async () => {
+      const loot = LOOT_CARDS.flatMap((c) => Array(dealt[c]).fill(c));
+      if (await command({ type: "action", action: { type: "deal", player: state.godfather, loot } })) {
+        LOOT_CARDS.forEach((c) => { dealt[c] = 0; });
+      }
+    }, { class: "big primary", disabled: total === 0, "data-command": "deal" }));
+}
+
+// -- the sensors tab: replace any reading by hand, or give it back to the sensor
+function override(seat, fact, value) {
+  return command(value === undefined ? { type: "override", seat, fact, clear: true }
+    : { type: "override", seat, fact, value });
+}
+
+function drawOverrides(s) {
+  const choice = (label, pressed, onclick, attrs = {}) =>
+    el("button", { type: "button", class: "chip", "aria-pressed": pressed ? "true" : "false", onclick, ...attrs }, label);
+  replace(document.getElementById("overrides"), s.players.map((p) => {
+    const r = p.sensors || {};
+    const others = s.players.filter((q) => q.seat !== p.seat);
+    return el("div", { class: "override", dataset: { seat: p.seat } },
+      el("h3", {}, `${p.seat} · ${p.name}`,
+        r.manual && r.manual.length ? el("span", { class: "badge manual" }, t("ui.manual")) : null),
+      el("div", { class: "row" }, el("span", { class: "what" }, t("ref.aim")),
+        choice(t("ref.nobody"), r.aim === null, () => override(p.seat, "aim", null), { "data-aim": "none" }),
+        others.map((q) => choice(q.name, r.aim === q.seat, () => override(p.seat, "aim", q.seat), { "data-aim": q.seat }))),
+      el("div", { class: "row" }, el("span", { class: "what" }, t("ref.gun")),
+        choice(t("ui.gun_raised"), r.raised === true, () => override(p.seat, "raised", true)),
+        choice(t("ui.gun_lowered"), r.raised === false, () => override(p.seat, "raised", false))),
+      el("div", { class: "row" }, el("span", { class: "what" }, t("ref.standee")),
+        choice(t("ui.standee_up"), r.posture === "up", () => override(p.seat, "posture", "up")),
+        choice(t("ui.standee_down"), r.posture === "down", () => override(p.seat, "posture", "down"))),
+      el("div", { class: "row" }, ["aim", "raised", "posture"].filter((f) => (r.manual || []).includes(f)).map((f) =>
+        choice(t(`ref.clear_${f}`), false, () => override(p.seat, f)))));
+  }));
+}
+
+// -- the phones tab: one QR code per seat, holding its secret link
+function drawPhones(seats) {
+  replace(document.getElementById("phones"), seats.map((s) => el("figure", { class: "phone-link" },
+    el("img", { src: `/referee/qr/${s.seat}.svg?g=${state.game}`, alt: t("ref.qr_of", { player: s.player }), width: 180, height: 180 }),
+    el("figcaption", {}, `${s.seat} · ${s.player}`, el("br"), el("a", { href: s.url, target: "_blank", rel: "noopener" }, t("ref.open_link"))))));
+}
+
+function redraw(section, data, draw) {
+  const key = JSON.stringify(data);
+  if (shown[section] === key) return;
+  shown[section] = key;
+  draw();
+}
+
+function render(s) {
+  state = s;
+  document.getElementById("step").textContent = statusLine(s);
+  document.getElementById("waiting").textContent = s.game ? waitingText(s) : t("ui.no_game");
+  redraw("flow", [s.game, s.phase, s.paused, s.stage.name, s.players.map((p) => [p.aimed, p.down, p.alive])], () => drawFlow(s));
+  redraw("actions", s.legal, () => drawActions(s.legal));
+  const deal = document.getElementById("deal");
+  if (dealNeeded(s) !== !deal.hidden) {
+    deal.hidden = !dealNeeded(s);
+    if (!deal.hidden) drawDeal();
+  }
+  redraw("overrides", s.players.map((p) => [p.seat, p.name, p.sensors]), () => drawOverrides(s));
+  redraw("phones", s.seats, () => drawPhones(s.seats));
+  document.getElementById("abandon-box").hidden = !(s.game && s.phase !== "over");
+  renderTable(felt, s);
+  countdown.update(s.stage);
+}
+
+window.addEventListener("resize", () => state && renderTable(felt, state));
+
+// -- the setup tab
+document.getElementById("setup").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  const seats = [];
+  for (let seat = 1; seat <= 8; seat++) {
+    const name = (form.get(`name${seat}`) || "").trim();
+    if (name) seats.push({ seat, name, power: form.get(`power${seat}`) });
+  }
+  const desk = seats.findIndex((p) => p.seat === Number(form.get("desk")));
+  if (desk < 0) { notice(t("ref.desk_empty")); return; }
+  const players = [...seats.slice(desk), ...seats.slice(0, desk)];
+  let powers = form.get("powers");
+  if (powers === "chosen") powers = Object.fromEntries(players.filter((p) => p.power).map((p) => [p.name, p.power]));
+  const body = {
+    type: "new_game", players: players.map(({ name, seat }) => ({ name, seat })), powers,
+    cards: form.get("cards"), loot: form.get("loot"), variant: { unclaimed_loot: form.get("unclaimed") },
+    abandon: form.get("abandon") === "on",
+  };
+  if (form.get("seed")) body.seed = Number(form.get("seed"));
+  if (await command(body)) document.querySelector('[data-tab="play"]').click();
+});
+
+muteButton(document.getElementById("mute"));
+connect("/api/events?view=control", render);

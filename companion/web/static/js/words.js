@@ -1,0 +1,141 @@
+// Every visible word comes from the page's catalog (web/i18n/<lang>.json, embedded by the
+// server): fixed labels, power names, loot, and game events rendered from their dicts.
+
+const catalog = JSON.parse(document.getElementById("i18n").textContent);
+const lang = document.documentElement.lang || "en";
+
+// t("event.took", {player: "Ana"}): the string with {name} fields filled in.
+export function t(key, vars = {}) {
+  const text = catalog[key];
+  if (text === undefined) {
+    console.warn(`missing string ${key}`);
+    return key;
+  }
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
+}
+
+// The plural form of `base` for n: French counts 0 and 1 as singular.
+export function plural(base, n, vars = {}) {
+  const one = lang === "fr" ? n <= 1 : n === 1;
+  return t(`${base}.${one ? "one" : "other"}`, { n, ...vars });
+}
+
+export function listWords(items) {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} ${t("word.and")} ${items[items.length - 1]}`;
+}
+
+const moneyFormat = new Intl.NumberFormat(lang, {
+  style: "currency", currency: "USD", maximumFractionDigits: 0,
+});
+export const money = (n) => moneyFormat.format(n);
+
+export const powerName = (id) => (id ? t(`power.${id}.name`) : t("power.none"));
+export const powerReminder = (id) => (id ? t(`power.${id}.reminder`) : "");
+const lootName = (card) => t(`loot.${card}`);            // "a $5k bill"
+export const lootLabel = (card) => t(`loot_label.${card}`);     // "$5k bill"
+const lootList = (cards) => (cards.length ? listWords(cards.map(lootName)) : t("word.nothing"));
+const stepName = (phase) => t(`step.${phase}`);
+const kindName = (kind) => t(`kind.${kind}`);
+
+// One game event as a sentence in the page's language; the dict is the source of truth.
+export function eventText(e) {
+  const p = e.player;
+  switch (e.type) {
+    case "round": return t("event.round", { round: e.round, godfather: e.godfather, loot: lootList(e.loot) });
+    case "wounded": return t("event.wounded", { by: listWords(e.by), player: p, wounds: plural("count.wounds", e.wounds) });
+    case "healed": return t("event.healed", { player: p, wounds: plural("count.wounds", e.wounds) });
+    case "lucky": return t("event.lucky", { player: p, n: e.by.length });
+    case "revealed": return t(`event.revealed_${e.card}`, { player: p, target: e.target });
+    // the stolen and drawn cards stay secret: the public event only counts them
+    case "professional": return plural("event.professional", e.loot_count ?? 0, { player: p, target: e.target });
+    case "vulture": return plural("event.vulture", e.loot_count ?? 0, { player: p, prey: e.prey });
+    case "junk": return t("event.junk", { player: p, gave: lootName(e.gave) });
+    case "dealt": return t("event.dealt", { player: p, loot: lootList(e.loot) });
+    case "stealthy": case "cute": case "took":
+      return t(`event.${e.type}`, { player: p, loot: lootName(e.loot) });
+    case "forbid": return t("event.forbid", { player: p, target: e.target, kind: kindName(e.kind) });
+    case "clip": return t(e.reloaded ? "event.clip_reloaded" : "event.clip_empty", { player: p });
+    case "first_aid": return t("event.first_aid", { player: p, wounds: plural("count.wounds", e.healed) });
+    case "unclaimed": return t(e.carried ? "event.unclaimed_carried" : "event.unclaimed_discarded", { loot: lootList(e.loot) });
+    case "game_over":
+      if (!e.winners.length) return t("event.game_over_nobody");
+      return t(e.winners.length > 1 ? "event.game_over_shared" : "event.game_over", { winners: listWords(e.winners) });
+    case "ordered": return t("event.ordered", { player: p, order: e.order });
+    case "hustled": return t("event.hustled", { player: p, victim: e.victim });
+    case "swapped": case "lay_down": case "smart": case "too_slow": case "eliminated":
+    case "passed": case "good_friend":
+      return t(`event.${e.type}`, { player: p });
+    default: return e.text || e.type;
+  }
+}
+
+// A legal action as the label of its button.
+export function actionLabel(a) {
+  const p = a.player;
+  switch (a.type) {
+    case "choose": return a.card ? t(`action.choose_${a.card}`, { player: p }) : t("action.choose_hidden", { player: p });
+    case "aim": return a.target ? t("action.aim", { player: p, target: a.target }) : t("action.aim_nobody", { player: p });
+    case "courage": return t(a.down ? "action.lie_down" : "action.stand", { player: p });
+    case "reveal": return t(`action.reveal_${a.card}`, { player: p });
+    case "privilege": return a.order ? t("action.privilege", { player: p, order: a.order }) : t("action.privilege_none", { player: p });
+    case "take": {
+      if (a.loot === null || a.loot === undefined) return t("action.take_nothing", { player: p });
+      const shares = Array.isArray(a.loot) ? a.loot : [a.loot];
+      return t("action.take", { player: p, loot: listWords(shares.map(lootName)) });
+    }
+    case "forbid": return t("action.forbid", { player: p, target: a.target, kind: kindName(a.kind) });
+    case "hustle":
+      if (!a.victim) return t("action.hustle_none", { player: p });
+      return a.give ? t("action.hustle_give", { player: p, victim: a.victim, give: t(`card.${a.give}`) })
+        : t("action.hustle", { player: p, victim: a.victim });
+    case "swap": return a.card ? t("action.swap_to", { player: p, card: t(`card.${a.card}`) }) : t("action.swap", { player: p });
+    case "smart": return a.discard ? t("action.smart_discard", { player: p, card: t(`card.${a.discard}`) }) : t("action.smart", { player: p });
+    case "junk":
+      if (a.got) return t("action.junk_got", { player: p, loot: lootName(a.got) });
+      return a.pile === null || a.pile === undefined ? t("action.junk_keep", { player: p })
+        : t("action.junk", { player: p, pile: a.pile });
+    default: return `${a.type} ${p}`;
+  }
+}
+
+// "Round 2 of 8 · Hold-up · Paused": the header line of every page.
+export function statusLine(state) {
+  if (!state.game) return t("ui.no_game_short");
+  const parts = [t("ui.round_of", { round: state.round, rounds: 8 }), stepName(state.phase)];
+  if (state.stage && state.stage.name !== "idle") parts.push(t(`stage.${state.stage.name}`));
+  if (state.paused) parts.push(t("ui.paused"));
+  return parts.join(" · ");
+}
+
+// What the table waits for, in words, from the public snapshot.
+export function waitingText(state) {
+  if (!state.game) return "";
+  const living = state.players.filter((p) => p.alive);
+  const names = (ps) => listWords(ps.map((p) => p.name));
+  const lying = state.phase === "over" ? [] : living.filter((p) => p.lay_down);
+  const nudge = lying.length ? ` ${t("wait.lay_down", { names: names(lying) })}` : "";
+  let text;
+  switch (state.phase) {
+    case "choose": text = t("wait.choose", { names: names(living.filter((p) => !p.chosen)) }); break;
+    case "holdup": {
+      const left = living.filter((p) => !p.aimed);
+      text = left.length ? t("wait.holdup", { names: names(left) }) : t("wait.swap");
+      break;
+    }
+    case "privilege": text = t(state.stage?.name === "reaim" ? "wait.reaim" : "wait.privilege", { godfather: state.godfather }); break;
+    case "courage": {
+      const left = living.filter((p) => p.down === null);
+      text = left.length ? t("wait.courage", { names: names(left) }) : t("wait.smart");
+      break;
+    }
+    case "split": text = state.split?.turn ? t("wait.split", { player: state.split.turn }) : t("wait.junk"); break;
+    case "loot": {
+      const entering = state.modes?.loot === "physical" && !state.table?.loot?.length;
+      text = t(entering ? "wait.deal" : "wait.loot");
+      break;
+    }
+    default: text = t(`wait.${state.phase}`);
+  }
+  return text + nudge;
+}

@@ -1,0 +1,47 @@
+"""A whole simulated table behind the dashboard, for the browser tests and the benchmark.
+
+What `companion run` starts (companion.runner): the sensor bridge with its mock pins and
+pty gun boards, the referee on a real broker with its clock ticking, and the dashboard
+served by waitress. The virtual table's clicks therefore travel the same road as a real
+sensor's edges.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+from companion import config
+from companion.runner import Running, start_table
+
+PIN = "2468"
+SEATS = (1, 2, 3, 4, 5, 6)
+PINS = (5, 6, 13, 19, 26, 21)
+_tables = itertools.count(1)
+
+
+def table_config(tmp: Path, mqtt_url: str, debounce_ms: int) -> config.Config:
+    """Quicker beats than at a real table, same rules: a test round takes seconds."""
+    standees = ", ".join(f"{{seat: {s}, pin: {p}}}" for s, p in zip(SEATS, PINS, strict=True))
+    return config.parse(f"""
+table: dash{next(_tables)}
+mqtt: {{url: '{mqtt_url}'}}
+sensors:
+  filters: {{debounce_ms: {debounce_ms}, aim_acquire_ms: 40, aim_release_ms: 80}}
+  gpio:
+    pin_factory: mock
+    pull_up: true
+    standees: [{standees}]
+  sim:
+    guns: [{", ".join(map(str, SEATS))}]
+    link_dir: {tmp / "links"}
+referee:
+  pin: "{PIN}"
+  timing: {{beat_ms: 300, hold_ms: 100, late_ms: 300, too_slow_ms: 400, settle_ms: 60,
+            posture_ms: 300}}
+dashboard: {{host: 127.0.0.1, port: 0}}
+""", "dashboard-test.yaml")
+
+
+def start_live_table(tmp: Path, mqtt_url: str, debounce_ms: int = 10) -> Running:
+    return start_table(table_config(tmp, mqtt_url, debounce_ms), str(tmp / "journal.sqlite3"))

@@ -1,0 +1,91 @@
+"""The dashboard's routes with Flask's test client: access rules, headers, languages."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion.clock import SYSTEM_CLOCK
+from companion.dashboard import WEB_DIR
+from companion.dashboard.app import create_app
+from companion.dashboard.settings import DashboardSettings
+from companion.referee.journal import Journal
+from companion.referee.settings import RefereeSettings
+from companion.referee.table import Auth, Table
+
+PIN = "1357"
+
+
+@pytest.fixture
+def table(tmp_path):
+    t = Table("unit", RefereeSettings(pin=PIN), Journal(tmp_path / "j.sqlite3"), SYSTEM_CLOCK)
+    t.command({"type": "new_game", "version": 0, "players": ["Ana", "Bob", "Cyd", "Dee"]},
+              Auth(control=True))
+    yield t
+    t.journal.close()
+
+
+@pytest.fixture
+def client(table):
+    return create_app(table, DashboardSettings()).test_client()
+
+
+def login(client) -> str:
+    r = client.post("/api/login", json={"pin": PIN})
+    assert r.status_code == 200
+    return r.json["csrf"]
+
+
+def test_pages_are_served_with_strict_headers(client):
+    for path in ("/", "/referee"):
+        r = client.get(path)
+        assert r.status_code == 200
+        assert "default-src 'self'" in r.headers["Content-Security-Policy"]
+        assert r.headers["X-Frame-Options"] == "DENY"
+        assert r.headers["Referrer-Policy"] == "no-referrer"
+    assert not client.application.debug
+
+
+def test_control_needs_the_pin_and_a_phone_its_token(client, table):
+    assert client.get("/api/events?view=control").status_code == 401
+    assert client.get("/api/events?seat=1&token=nope").status_code == 401
+    assert client.get("/seat/1?token=nope").status_code == 403
+    assert client.get(f"/seat/1?token={table.seat_token(1)}").status_code == 200
+    assert client.get("/referee/qr/1.svg").status_code == 401
+    assert b'id="login"' in client.get("/referee").data
+    login(client)
+    assert b'id="setup"' in client.get("/referee").data
+    qr = client.get("/referee/qr/1.svg")
+    assert qr.status_code == 200 and qr.data.startswith(b"<?xml")
+
+
+def test_no_virtual_table_without_a_simulator(client):
+    assert client.get("/sim").status_code == 404
+    assert client.post("/api/sim", json={"command": "tip 1"}).status_code == 404
+
+
+def test_commands_from_a_cookie_session_need_the_csrf_token(client, table):
+    csrf = login(client)
+    body = {"type": "pause", "version": table.version}
+    assert client.post("/api/command", json=body).status_code == 403
+    r = client.post("/api/command", json=body, headers={"X-CSRF-Token": csrf})
+    assert r.status_code == 200 and table.paused
+
+
+def test_the_language_comes_from_the_query_then_the_cookie_then_the_browser(client):
+    assert b"Ce qui s&#39;est pass" in client.get("/?lang=fr").data
+    assert b'<html lang="fr">' in client.get("/").data  # the cookie the switch left
+    client.delete_cookie("lang")
+    page = client.get("/", headers={"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"})
+    assert b'<html lang="de">' in page.data and b"Was geschah" in page.data
+    client.delete_cookie("lang")
+    assert b'<html lang="en">' in client.get("/", headers={"Accept-Language": "it"}).data
+
+
+def test_every_asset_comes_from_this_server():
+    external = re.compile(r"""(src|href)=["']?(https?:)?//""")
+    for path in [*WEB_DIR.glob("templates/*.html"), *WEB_DIR.glob("static/**/*.*")]:
+        text = path.read_text(encoding="utf-8")
+        assert not external.search(text), path
+        assert "@import" not in text and "fonts.googleapis" not in text, path

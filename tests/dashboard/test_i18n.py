@@ -1,0 +1,79 @@
+"""The four catalogs: the same keys, the same fields, and every key the pages use."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from companion.dashboard import WEB_DIR, i18n
+from companion.rules.cards import KINDS, LOOT_KIND
+from companion.rules.powers import POWERS
+from companion.rules.state import PHASES
+
+FIELDS = re.compile(r"\{(\w+)\}")
+RULES = Path(__file__).resolve().parents[2] / "companion" / "rules"
+
+
+def event_types() -> set[str]:
+    """Every event type the rules engine emits (`s.event("type", ...)` in its source)."""
+    return {m for path in RULES.glob("*.py")
+            for m in re.findall(r'\.event\("(\w+)"', path.read_text(encoding="utf-8"))}
+
+
+def raw(lang: str) -> dict[str, str]:
+    return json.loads((i18n.CATALOG_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("lang", [lang for lang in i18n.LANGUAGES if lang != "en"])
+def test_every_language_has_every_string_with_the_same_fields(lang):
+    en, other = raw("en"), raw(lang)
+    assert set(other) == set(en)
+    for key, text in en.items():
+        assert set(FIELDS.findall(other[key])) == set(FIELDS.findall(text)), key
+        if len(text) > 12 and text not in ("Cash 'n Guns",) and not key.startswith("lang."):
+            assert other[key] != text or key.startswith("power.") or key in {
+                "final.total", "ref.pause", "kind.clip", "loot_label.clip", "loot.clip"}, \
+                f"{lang}: {key} is not translated"
+
+
+def test_every_key_a_page_names_exists():
+    sources = [*WEB_DIR.glob("static/js/*.js"), *WEB_DIR.glob("templates/*.html")]
+    named = set()
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        named |= set(re.findall(r"""\bt\(\s*["']([a-z_]+\.[a-z0-9_.]+)["']""", text))
+        named |= set(re.findall(r"""plural\(\s*["']([a-z_.]+)["']""", text))
+    en = raw("en")
+    plural_bases = {k.rsplit(".", 1)[0] for k in en if k.endswith((".one", ".other"))}
+    missing = sorted(k for k in named if k not in en and k not in plural_bases)
+    assert not missing
+    assert len(named) > 100
+
+
+def test_game_words_are_all_there():
+    en = raw("en")
+    for power in POWERS:
+        assert f"power.{power}.name" in en and f"power.{power}.reminder" in en
+    for card in (*LOOT_KIND, "godfather"):
+        assert f"loot.{card}" in en and f"loot_label.{card}" in en
+    for phase in PHASES:
+        assert (f"step.{phase}" in en and f"wait.{phase}" in en) or phase in (
+            "choose", "holdup", "privilege", "courage", "split")
+    for kind in KINDS:
+        assert f"kind.{kind}" in en
+    words = (WEB_DIR / "static/js/words.js").read_text(encoding="utf-8")
+    events = event_types()
+    assert len(events) >= 25
+    for event in events:
+        assert f'case "{event}"' in words, f"eventText has no case for {event}"
+
+
+def test_official_rulebook_words():
+    """Spot checks against the French and German rulebooks' own wording."""
+    fr, de = raw("fr"), raw("de")
+    assert fr["step.holdup"] == "Braquage" and fr["step.privilege"] == "Privilège du Parrain"
+    assert de["step.courage"] == "Mutprobe" and de["power.hustler.name"] == "Der Schwindler"
+    assert fr["power.kid.name"] == "The Kid"  # the French edition keeps the English names

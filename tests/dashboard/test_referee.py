@@ -1,0 +1,186 @@
+"""The Godfather's controls in Chromium: a whole round played from /referee."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+from stack import PIN
+
+from companion.referee.table import Auth
+
+
+def log_in(page) -> None:
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    expect(page.locator("body")).to_have_attribute("data-live", "yes")  # scripts running
+
+
+def click_and_wait(page, selector: str) -> None:
+    """Click, then wait until the page has drawn a newer snapshot than before."""
+    before = page.locator("body").get_attribute("data-revision")
+    page.locator(selector).first.click()
+    expect(page.locator("body")).not_to_have_attribute("data-revision", before)
+
+
+def test_a_wrong_pin_is_refused_and_said(open_page):
+    page = open_page("/referee", expected_errors=("401 (UNAUTHORIZED)",))
+    page.fill("#pin", "0000")
+    page.click("button[type=submit]")
+    expect(page.locator("#notice")).to_have_text("Wrong PIN.")
+
+
+def test_the_godfather_plays_a_whole_round(live, open_page, screenshot):
+    sim = live.table.simulator
+    page = open_page("/referee")
+    table_view = open_page("/")
+    log_in(page)
+
+    page.click('[data-tab="setup"]')
+    for seat, name in enumerate(("Ana", "Bob", "Cyd", "Dee"), start=1):
+        page.fill(f'input[name="name{seat}"]', name)
+    page.select_option('select[name="cards"]', "physical")
+    page.fill('input[name="seed"]', "7")
+    page.click("#setup button[type=submit]")
+    expect(page.locator("#tab-play")).to_be_visible()
+    expect(page.locator("#step")).to_contain_text("Round 1 of 8 · Bullet choice")
+
+    for name in ("Ana", "Bob", "Cyd", "Dee"):  # real cards: each puts one face down
+        page.get_by_role("button", name=f"{name} put a card down").click()
+    expect(page.locator("#step")).to_contain_text("Hold-up")
+
+    for gun, target in ((1, 2), (2, 3), (3, 1), (4, 1)):
+        sim.aim(gun, target)
+        sim.raise_gun(gun)
+    expect(table_view.locator("svg.arrows line")).to_have_count(4)
+    page.click('[data-command="pause"]')
+    expect(page.locator("#step")).to_contain_text("Paused")
+    expect(page.locator('[data-command="countdown"]')).to_have_count(0)
+    page.click('[data-command="resume"]')
+    screenshot(page, "referee-holdup-tablet")
+    page.click('[data-command="countdown"]')
+    expect(table_view.locator("#countdown")).to_have_text("3")
+    expect(page.locator("#step")).to_contain_text("Godfather's privilege")
+
+    page.get_by_role("button", name="Order nobody").click()
+    expect(page.locator("#step")).to_contain_text("Courage")
+    sim.tip(4)  # Dee lies down; the others stand
+    page.click('[data-command="countdown"]')
+    expect(page.locator("#step")).to_contain_text("Card effects")
+
+    # only cards that count are asked for: Dee lay down, so hers is not
+    expect(page.locator(".act-reveal")).to_have_count(6)
+    page.get_by_role("button", name="Ana reveals Bang!").click()
+    page.get_by_role("button", name="Bob reveals Click").click()
+    page.get_by_role("button", name="Cyd reveals Click").click()
+    expect(table_view.locator("#log")).to_contain_text("Ana shot Bob: 1 wound.")
+    expect(table_view.locator('.seat[data-seat="2"] .wound.hit')).to_have_count(1)
+
+    expect(page.locator("#step")).to_contain_text("Loot split")
+    expect(table_view.locator(".seat[data-turn=yes] .name")).to_have_text("Ana")
+    click_and_wait(page, ".act-take")
+    taken = table_view.locator("#log li").first.inner_text()
+    click_and_wait(page, '[data-command="undo"]')
+    expect(table_view.locator("#log li").first).not_to_have_text(taken)
+    screenshot(page, "referee-split-tablet")
+    for _ in range(12):  # Ana and Cyd share until the table is empty
+        if "Round 2" in page.locator("#step").inner_text():
+            break
+        click_and_wait(page, ".act-take")
+    expect(page.locator("#step")).to_contain_text("Round 2 of 8 · Bullet choice")
+    expect(table_view.locator(".loot-count").first).not_to_have_text("0 loot cards")
+    screenshot(table_view, "table-round2-tablet")
+
+
+def test_a_sensor_overridden_by_hand(live, open_page):
+    live.table.command({"type": "new_game", "version": live.table.version,
+                        "players": ["Ana", "Bob", "Cyd", "Dee"]},
+                       Auth(control=True))
+    page = open_page("/referee")
+    table_view = open_page("/")
+    log_in(page)
+    page.click('[data-tab="sensors"]')
+    page.click('.override[data-seat="3"] [data-aim="1"]')
+    expect(table_view.locator('svg.arrows line[data-from="3"]')).to_have_attribute("data-to", "1")
+    expect(table_view.locator('.seat[data-seat="3"] .badge.manual')).to_be_visible()
+    page.get_by_role("button", name="Aim back to the sensor").click()
+    expect(table_view.locator('svg.arrows line[data-from="3"]')).to_have_count(0)
+    expect(table_view.locator('.seat[data-seat="3"] .badge.manual')).to_have_count(0)
+
+
+def test_physical_loot_is_entered_card_by_card(live, open_page):
+    live.table.command({"type": "new_game", "version": live.table.version,
+                        "players": ["Ana", "Bob", "Cyd", "Dee"], "loot": "physical"},
+                       Auth(control=True))
+    page = open_page("/referee")
+    table_view = open_page("/")
+    log_in(page)
+    deal = page.locator("#deal")
+    expect(deal).to_be_visible()
+    expect(table_view.locator("#waiting")).to_have_text(
+        "The Godfather enters the loot cards turned up.")
+    plus = deal.locator('[data-card="bill5000"] button', has_text="+")
+    plus.click()
+    plus.click()
+    deal.locator('[data-card="painting"] button', has_text="+").click()
+    deal.locator('[data-card="bill5000"] button', has_text="−").click()
+    expect(deal.locator("h3")).to_have_text("Cards turned up: 2 of 8")
+    page.click('[data-command="deal"]')
+    expect(deal).to_be_hidden()
+    expect(table_view.locator(".center .loot-card")).to_have_text(
+        ["$5,000", "Painting", "New Godfather"])
+    expect(page.locator("#step")).to_contain_text("Bullet choice")
+    expect(table_view.locator("#log li").first).to_have_text(
+        "Ana turned up a $5,000 bill and a painting.")
+
+
+def test_the_phones_tab_shows_a_code_per_seat(live, open_page, screenshot):
+    live.table.command({"type": "new_game", "version": live.table.version,
+                        "players": ["Ana", "Bob", "Cyd", "Dee", "Eve"]}, Auth(control=True))
+    page = open_page("/referee")
+    log_in(page)
+    page.click('[data-tab="phones"]')
+    codes = page.locator(".phone-link img")
+    expect(codes).to_have_count(5)
+    for i in range(5):
+        assert codes.nth(i).evaluate("img => img.decode().then(() => img.naturalWidth)") > 100
+    link = page.locator(".phone-link a").nth(2)
+    expect(link).to_have_attribute("href", f"/seat/3?token={live.table.seat_token(3)}")
+    screenshot(page, "referee-phones-tablet")
+
+
+def test_the_setup_form_seats_the_desk_and_deals_chosen_powers(live, open_page):
+    page = open_page("/referee", expected_errors=("status of 422",))  # refused on purpose
+    table_view = open_page("/")
+    log_in(page)
+    page.click('[data-tab="setup"]')
+    for seat, name in ((1, "Ana"), (2, "Bob"), (4, "Dee"), (5, "Eve"), (6, "Fay")):
+        page.fill(f'input[name="name{seat}"]', name)
+    page.check('input[name="desk"][value="4"]')
+    page.select_option('select[name="powers"]', "chosen")
+    page.select_option('select[name="power2"]', "vulture")
+    page.select_option('select[name="power6"]', "lucky_man")
+    page.click("#setup button[type=submit]")
+    expect(table_view.locator(".seat")).to_have_count(5)
+    expect(table_view.locator(".seat .badge.desk")).to_have_count(1)
+    expect(table_view.locator('.seat[data-seat="4"] .badge.desk')).to_be_visible()
+    expect(table_view.locator('.seat[data-seat="2"] .power')).to_have_text("The Vulture")
+    expect(table_view.locator('.seat[data-seat="6"] .power')).to_have_text("The Lucky Man")
+    expect(table_view.locator('.seat[data-seat="5"] .power')).to_have_text("No power")
+    # a second game needs the game in progress ended on purpose
+    page.click('[data-tab="setup"]')
+    page.click("#setup button[type=submit]")
+    expect(page.locator("#notice")).to_contain_text("Refused:")
+    page.check('input[name="abandon"]')
+    page.click("#setup button[type=submit]")
+    expect(page.locator("#tab-play")).to_be_visible()
+    expect(table_view.locator("#log li")).to_have_count(1)
+
+
+def test_the_controls_fit_a_phone(live, open_page, screenshot):
+    live.table.command({"type": "new_game", "version": live.table.version,
+                        "players": ["Ana", "Bob", "Cyd", "Dee", "Eve", "Fay"],
+                        "cards": "physical"}, Auth(control=True))
+    page = open_page("/referee", size="phone")
+    log_in(page)
+    expect(page.locator(".act-choose")).to_have_count(6)
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    screenshot(page, "referee-phone")

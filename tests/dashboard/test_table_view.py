@@ -1,0 +1,100 @@
+"""The table view and the virtual table in Chromium, on the real referee and sensors."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from companion.referee.table import Auth
+
+GODFATHER = Auth(control=True)
+NAMES = ("Ana", "Bob", "Cyd", "Dee")
+
+
+def new_game(live, names=NAMES, **options) -> None:
+    live.table.command({"type": "new_game", "version": live.table.version,
+                        "players": list(names), "powers": options.pop("powers", "none"),
+                        **options}, GODFATHER)
+
+
+def act(live, action: dict) -> None:
+    live.table.command({"type": "action", "version": live.table.version, "action": action},
+                       GODFATHER)
+
+
+def test_the_table_follows_the_sensors_live(live, open_page, screenshot):
+    new_game(live, powers={"Ana": "kid", "Bob": "doctor"})
+    page = open_page("/")
+    expect(page.locator(".seat")).to_have_count(4)
+    expect(page.locator('.seat[data-seat="1"] .power')).to_have_text("The Kid")
+    expect(page.locator("svg.arrows line")).to_have_count(0)
+
+    live.table.simulator.aim(2, 3)  # Bob's gun sees Cyd's beacon
+    arrow = page.locator('svg.arrows line[data-from="2"]')
+    expect(arrow).to_have_attribute("data-to", "3")
+    expect(arrow).to_have_class("aim lowered")
+    live.table.simulator.raise_gun(2)
+    expect(arrow).to_have_class("aim")
+
+    live.table.simulator.tip(4)  # Dee's standee falls over
+    expect(page.locator('.seat[data-seat="4"]')).to_have_attribute("data-posture", "down")
+    expect(page.locator('.seat[data-seat="4"] .standee')).to_contain_text("Lying down")
+    screenshot(page, "table-tablet")
+
+    mute = page.locator("#mute")
+    expect(mute).to_have_text("Sound on")
+    mute.click()
+    expect(mute).to_have_text("Sound off")
+    page.reload()
+    expect(page.locator("#mute")).to_have_attribute("aria-pressed", "true")
+
+
+def test_the_virtual_table_drives_the_same_sensors(live, open_page, screenshot):
+    new_game(live)
+    table_page = open_page("/")
+    sim = open_page("/sim")
+    sim.fill("#pin", "2468")
+    sim.click("button[type=submit]")
+    sim.click('.gun[data-gun="1"] [data-sim="aim 1 2"]')
+    sim.click('.gun[data-gun="1"] [data-sim="raise 1"]')
+    sim.click('.gun[data-gun="3"] [data-sim="tip 3"]')
+    expect(table_page.locator('svg.arrows line[data-from="1"]')).to_have_attribute("data-to", "2")
+    expect(table_page.locator('.seat[data-seat="3"]')).to_have_attribute("data-posture", "down")
+    # the drawing itself: click a gun's seat, then its target
+    sim.click('.felt .seat[data-seat="4"]')
+    sim.click('.felt .seat[data-seat="1"]')
+    expect(table_page.locator('svg.arrows line[data-from="4"]')).to_have_attribute("data-to", "1")
+    expect(sim.locator('.gun[data-gun="1"] [data-sim="aim 1 2"]')).to_have_attribute(
+        "aria-pressed", "true")
+    screenshot(sim, "sim-tablet")
+
+
+def test_the_event_log_and_the_countdown(live, open_page):
+    new_game(live, cards="physical")
+    page = open_page("/")
+    expect(page.locator("#log li").first).to_contain_text("Round 1: Ana is the Godfather.")
+    for name in NAMES:
+        act(live, {"type": "choose", "player": name})
+    expect(page.locator("#step")).to_contain_text("Hold-up")
+    live.table.command({"type": "countdown", "version": live.table.version}, GODFATHER)
+    expect(page.locator("#countdown")).to_have_text("3")
+    expect(page.locator("#countdown")).to_be_hidden()
+    expect(page.locator("#step")).to_contain_text("Godfather's privilege")  # the aims are in
+
+
+def test_a_page_that_loses_its_stream_says_so_and_recovers(live, open_page):
+    page = open_page("/", expected_errors=("ERR_INCOMPLETE_CHUNKED_ENCODING",))
+    expect(page.locator("body")).to_have_attribute("data-live", "yes")
+    live.server.drop_connections()
+    expect(page.locator("#connection")).to_be_visible()
+    expect(page.locator("#connection")).to_have_text("Connection lost: reconnecting…")
+    new_game(live)  # a change made while the page was away arrives with the new snapshot
+    expect(page.locator("#connection")).to_be_hidden()
+    expect(page.locator(".seat")).to_have_count(4)
+
+
+def test_the_phone_size_table(live, open_page, screenshot):
+    new_game(live, names=("Ana", "Bob", "Cyd", "Dee", "Eve", "Fay"), powers="random")
+    page = open_page("/", size="phone")
+    expect(page.locator(".seat")).to_have_count(6)
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390  # no sideways scroll
+    screenshot(page, "table-phone")
