@@ -130,6 +130,8 @@ class Table:
             game.sources.append(entry.source)
         self.game = game
         self.stage = Stage()
+        if state.phase == "privilege" and state.ordered is not None:  # (an undo, a restart)
+            self.stage = Stage("reaim", since_ms=self.clock.now_ms())
 
     def seat_token(self, seat: int) -> str:
         game = self.game.id if self.game else 0

@@ -55,11 +55,12 @@ def same_game(final: dict, replay: dict) -> None:
          for p in replay["players"]]
 
 
-def test_kill_9_at_random_points_and_the_game_goes_on(remote):
-    rnd = random.Random(7)
+@pytest.mark.parametrize("seed", [7, 8])
+def test_kill_9_at_random_points_and_the_game_goes_on(remote, seed):
+    rnd = random.Random(seed)
     table = remote(5)
     bot = TableBot(table, rnd)
-    bot.new_game(NAMES[:5], powers="random", seed=7)
+    bot.new_game(NAMES[:5], powers="random", seed=seed)
     kills = sorted(rnd.sample(range(5, 160), 4))
     steps = 0
     while (state := table.control())["phase"] != "over":

@@ -260,3 +260,18 @@ def test_a_restart_resumes_the_game_where_the_journal_left_it(tmp_path):
         del p["sensors"]
     assert after["players"] == before["players"]
     assert again.table.seat_token(2) == port.table.seat_token(2)  # phone links still work
+
+
+def test_a_restart_while_an_ordered_gun_is_awaited_watches_it_again(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    port = LocalPort(path)
+    start(port)
+    choose_all(port)
+    for name, target in [("Ana", "Bob"), ("Bob", "Cyd"), ("Cyd", "Dee"), ("Dee", "Ana")]:
+        port.act(type="aim", player=name, target=target)
+    port.act(type="privilege", player="Ana", order="Bob")
+    again = LocalPort(path, clock=port.clock)  # the power comes back
+    assert again.table.stage.name == "reaim"
+    again.aim(2, 4)
+    again.run_for(400)
+    assert players(again)["Bob"]["target"] == "Dee"
