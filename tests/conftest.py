@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from waiting import wait_for  # (tests/ is on the path for this conftest)
 
 from companion.bus.broker import EmbeddedBroker
 from companion.bus.settings import MqttSettings
@@ -30,18 +31,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def wait_for(condition: Callable[[], object], timeout: float = 5.0, what: str = "condition"):
-    """Poll `condition` until it is truthy (returned) or fail after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(0.005)
 
 
 @pytest.fixture

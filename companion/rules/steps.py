@@ -39,6 +39,12 @@ def add_to_hand(p: Player, card: str, n: int) -> None:
         p.click += n
 
 
+def take_from_hand(p: Player, card: str, rule: str) -> None:
+    if hand_count(p, card) == 0:
+        raise RuleError(rule, f"{p.name} holds no {card} card")
+    add_to_hand(p, card, -1)
+
+
 def check_bullet(card: str | None, rule: str) -> str:
     if card not in BULLETS:
         raise RuleError(rule, f"a bullet card is bang or click, not {card!r}")
@@ -123,9 +129,7 @@ def choose(s: GameState, p: Player, a: Action) -> None:
         p.card = HIDDEN
         return
     card = check_bullet(a.card, "R1")
-    if hand_count(p, card) == 0:
-        raise RuleError("R1", f"{p.name} holds no {card} card")
-    add_to_hand(p, card, -1)
+    take_from_hand(p, card, "R1")
     p.card = card
 
 
@@ -174,9 +178,7 @@ def swap(s: GameState, p: Player, a: Action) -> None:
     check_physical_field(s, a.card, "the card swapped in", "R17")
     if not s.physical:
         card = check_bullet(a.card, "R17")
-        if hand_count(p, card) == 0:
-            raise RuleError("R17", f"{p.name} holds no {card} card")
-        add_to_hand(p, card, -1)
+        take_from_hand(p, card, "R17")
         add_to_hand(p, p.card, 1)
         p.card = card
     s.event("swapped", player=p.name)
@@ -272,9 +274,7 @@ def smart(s: GameState, p: Player, a: Action) -> None:
     if not s.physical:
         card = check_bullet(a.discard, "R28")
         add_to_hand(p, p.card, 1)
-        if hand_count(p, card) == 0:
-            raise RuleError("R28", f"{p.name} holds no {card} card")
-        add_to_hand(p, card, -1)
+        take_from_hand(p, card, "R28")
         discard(s, card)
     p.card = None
     s.event("smart", player=p.name)

@@ -12,7 +12,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from waiting import wait_for
 
 FAST = {"beat_ms": 200, "hold_ms": 150, "late_ms": 300, "too_slow_ms": 400, "settle_ms": 150,
         "posture_ms": 300}
@@ -64,7 +64,7 @@ class RemoteTable:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion.cli", "run", "--config", str(self.config)],
             stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
-        self.wait(lambda: self.proc.poll() is not None or self._try_state() is not None, 30,
+        wait_for(lambda: self.proc.poll() is not None or self._try_state() is not None, 30,
                   "the dashboard to answer")
         if self.proc.poll() is not None:
             self.log.close()
@@ -112,17 +112,6 @@ class RemoteTable:
     def state(self) -> dict[str, Any]:
         return self.request("/api/state")[1]
 
-    @staticmethod
-    def wait(condition: Any, timeout: float, what: str) -> Any:
-        deadline = time.monotonic() + timeout
-        while True:
-            value = condition()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-            time.sleep(0.02)
-
     # -- the TablePort -------------------------------------------------------------------
 
     def control(self) -> dict[str, Any]:
@@ -151,16 +140,16 @@ class RemoteTable:
     def aim(self, seat: int, target: int | None) -> None:
         self.sim(f"raise {seat}" if target is not None else f"lower {seat}")
         self.sim(f"aim {seat} {target or 'none'}")
-        self.wait(lambda: self._reading(seat, "aim") == target
+        wait_for(lambda: self._reading(seat, "aim") == target
                   and self._reading(seat, "raised") == (target is not None),
                   5, f"gun {seat} to read {target}")
 
     def posture(self, seat: int, down: bool) -> None:
         self.sim(f"{'tip' if down else 'stand'} {seat}")
         want = "down" if down else "up"
-        self.wait(lambda: self._reading(seat, "posture") == want, 5, f"standee {seat} {want}")
+        wait_for(lambda: self._reading(seat, "posture") == want, 5, f"standee {seat} {want}")
 
     def settle(self, state: dict[str, Any]) -> dict[str, Any]:
         """Wait for the referee to move on by itself (a countdown ends, a re-aim is read)."""
-        return self.wait(lambda: (s := self.control())["version"] != state["version"] and s,
+        return wait_for(lambda: (s := self.control())["version"] != state["version"] and s,
                          15, "the referee to move on")
