@@ -35,6 +35,14 @@ def load_config(path: str | None) -> Config | None:
         return None
 
 
+def prepare(config_path: str | None, log_level: str) -> tuple[Config, threading.Event] | None:
+    """Logging, the checked config and a stop event: what a long-running command needs
+    first. None when the config is wrong (already said on stderr)."""
+    setup_logging(log_level)
+    config = load_config(config_path)
+    return None if config is None else (config, stop_event())
+
+
 def stop_event() -> threading.Event:
     """An event set by SIGINT (Ctrl-C) or SIGTERM, for a clean stop."""
     stop = threading.Event()

@@ -8,7 +8,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from companion.commandline import add_config_argument, load_config, setup_logging, stop_event
+from companion.commandline import add_config_argument, prepare
 
 HELP = "a simulated table with its dashboard, played by bots (or by you, with --manual)"
 NAMES = ["Ana", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -28,11 +28,10 @@ def run(args: argparse.Namespace) -> int:
     from companion.referee.views import public_event
     from companion.runner import start_table
 
-    setup_logging("WARNING")
-    config = load_config(args.config)
-    if config is None:
+    prepared = prepare(args.config, "WARNING")
+    if prepared is None:
         return 2
-    stop = stop_event()
+    config, stop = prepared
     journal = Path(tempfile.mkdtemp(prefix="companion-demo-")) / "journal.sqlite3"
     running = start_table(config, str(journal), port=args.port)
     table = running.table

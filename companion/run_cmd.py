@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from companion.commandline import add_config_argument, load_config, setup_logging, stop_event
+from companion.commandline import add_config_argument, prepare
 from companion.runner import log, start_table
 
 HELP = "run the table: sensors, broker, referee and the tablet dashboard"
@@ -18,11 +18,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    setup_logging(args.log_level)
-    config = load_config(args.config)
-    if config is None:
+    prepared = prepare(args.config, args.log_level)
+    if prepared is None:
         return 2
-    stop = stop_event()
+    config, stop = prepared
     try:
         running = start_table(config, args.journal, args.host, args.port)
     except (RuntimeError, OSError) as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 
-from companion.commandline import add_config_argument, load_config, setup_logging, stop_event
+from companion.commandline import add_config_argument, prepare
 
 HELP = "run the sensor bridge alone: sensors to MQTT until SIGINT or SIGTERM"
 log = logging.getLogger("companion.sensors")
@@ -16,13 +16,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    setup_logging(args.log_level)
-    config = load_config(args.config)
-    if config is None:
+    prepared = prepare(args.config, args.log_level)
+    if prepared is None:
         return 2
+    config, stop = prepared
     from companion.sensors import build_bridge
 
-    stop = stop_event()
     bridge = build_bridge(config)
     try:
         bridge.start()
