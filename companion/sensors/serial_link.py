@@ -254,7 +254,8 @@ class BoardLink:
         self.online = False
         with self.scheduler.lock:
             self.aim.reset()
-        log.warning("board %s offline: %s", self.device_id, reason)
+        level = logging.INFO if reason == "stopped" else logging.WARNING  # a clean stop is no alarm
+        log.log(level, "board %s offline: %s", self.device_id, reason)
         self.sink.device(self._info(False, reason, self.clock.now_ms()))
 
     def _info(self, online: bool, reason: str, t_ms: float) -> DeviceInfo:
