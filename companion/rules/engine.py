@@ -95,7 +95,7 @@ def settle(s: GameState) -> None:
                 return
             s.phase = "holdup"
         elif phase == "holdup":
-            if any(not p.aimed for p in s.living()):
+            if any(p.alive and not p.aimed for p in s.players):
                 return
             if "swap" not in s.done and steps.can_swap(s):
                 return
@@ -105,7 +105,7 @@ def settle(s: GameState) -> None:
                 return
             s.phase = "courage"
         elif phase == "courage":
-            if any(p.down is None for p in s.living()):
+            if any(p.alive and p.down is None for p in s.players):
                 return
             if "smart" not in s.done and steps.can_smart(s):
                 return
@@ -130,11 +130,11 @@ def window(s: GameState) -> str | None:
     phase = s.phase
     if phase == "loot":
         return "hustle" if s.dealt else None
-    if phase == "holdup" and all(p.aimed for p in s.living()):
+    if phase == "holdup" and all(p.aimed or not p.alive for p in s.players):
         return "swap"
     if phase == "privilege" and s.ordered is None:
         return "privilege"
-    if phase == "courage" and all(p.down is not None for p in s.living()):
+    if phase == "courage" and all(p.down is not None or not p.alive for p in s.players):
         return "smart"
     if phase == "split" and s.junk_card is not None:
         return "junk"
@@ -238,8 +238,8 @@ def _aims(player: str, living: tuple[str, ...]) -> tuple[Action, ...]:
 
 def legal_actions(s: GameState) -> list[Action]:
     """Every action `apply` accepts now, those that pass an optional window included."""
-    acts = _own_actions(s)
     w = window(s)
+    acts = _own_actions(s, w)
     if w is not None:
         passed = s.copy()
         pass_window(passed, w)
@@ -247,7 +247,7 @@ def legal_actions(s: GameState) -> list[Action]:
     return acts
 
 
-def _own_actions(s: GameState) -> list[Action]:
+def _own_actions(s: GameState, w: str | None) -> list[Action]:
     phase = s.phase
     out: list[Action] = []
     if phase == "loot":
@@ -271,7 +271,7 @@ def _own_actions(s: GameState) -> list[Action]:
             if p.power != KID or kid_alone:
                 out += _aims(p.name, names)
         c = s.holder(CUNNING)
-        if window(s) == "swap" and c is not None:
+        if w == "swap" and c is not None:
             out += [_act("swap", c.name, "card", k) for k in steps.swap_options(s, c)]
     elif phase == "privilege":
         if s.ordered is not None:
@@ -287,7 +287,7 @@ def _own_actions(s: GameState) -> list[Action]:
                 out += (_act("courage", p.name, "down", False),
                         _act("courage", p.name, "down", True))
         m = s.holder(SMART)
-        if window(s) == "smart" and m is not None:
+        if w == "smart" and m is not None:
             out += [_act("smart", m.name, "discard", k) for k in steps.smart_options(s, m)]
     elif phase == "reveal":
         for p in s.players:
