@@ -24,6 +24,7 @@ class Game:
     player_at: dict[int, str] = field(default_factory=dict)
     actions: list[Action] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)  # who or what made each action
+    history: dict[str, Any] | None = None  # the end chart, built once the game is over
 
     def __post_init__(self) -> None:
         self.player_at = {seat: name for name, seat in self.seat_of.items()}

@@ -17,7 +17,6 @@ class Readings:
     def __init__(self) -> None:
         self._tracks: dict[tuple[int, str], Track] = {}
         self._overrides: dict[tuple[int, str], Any] = {}
-        self.last_seen: dict[tuple[int, str], float] = {}
 
     def add(self, fact: Fact) -> None:
         key = (fact.seat, fact.kind)
@@ -25,7 +24,6 @@ class Readings:
         if track is None:
             track = self._tracks[key] = Track(None if fact.kind == "aim" else _DEFAULT[fact.kind])
         track.add(fact.t_ms, fact.value)
-        self.last_seen[key] = max(self.last_seen.get(key, fact.t_ms), fact.t_ms)
 
     def override(self, seat: int, kind: str, value: Any) -> None:
         self._overrides[(seat, kind)] = value

@@ -83,7 +83,9 @@ def public(t: Table) -> dict[str, Any]:
     if over:
         base["final"] = [{"name": p.name, "alive": p.alive, "wounds": p.wounds,
                           "loot": p.loot[:], "score": totals[p.seat]} for p in s.players]
-        base["history"] = history(game)
+        if game.history is None:  # a finished game changes no more (an undo reloads it)
+            game.history = history(game)
+        base["history"] = game.history
     return base
 
 
