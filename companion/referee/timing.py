@@ -95,10 +95,14 @@ def aim_snapshot(aim: Track, raised: Track | None, three: float, timing: Timing,
 
 def new_aim(aim: Track, raised: Track | None, since: float, now: float, timing: Timing,
             valid: set[int]) -> int | None:
-    """The first valid target held for hold_ms that was taken after `since` (an order)."""
+    """The first valid target held for hold_ms after `since` (an order).
+
+    A gun already on an allowed target when the order comes counts once it has stayed there
+    hold_ms more: the player obeys by keeping it there, as a player who was too slow would.
+    """
     for start, end, target in aim_intervals(aim, raised, now):
         stop = now if end is None else end
-        if start >= since and target in valid and stop - start >= timing.hold_ms:
+        if target in valid and stop - max(start, since) >= timing.hold_ms:
             return target
     return None
 

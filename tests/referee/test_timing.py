@@ -71,6 +71,14 @@ def test_new_aim_after_an_order():
     assert new_aim(aim, raised, order, THREE + 1300, T, {3}) is None  # 4 is the old target
 
 
+def test_a_gun_already_on_an_allowed_target_counts_once_held_after_the_order():
+    aim, raised = gun((-3000, 4))  # on 4 before the order (the rules had it too slow)
+    order = THREE + 500
+    assert new_aim(aim, raised, order, order + 200, T, {3, 4}) is None  # not yet held after it
+    assert new_aim(aim, raised, order, order + 260, T, {3, 4}) == 4
+    assert new_aim(aim, raised, order, order + 260, T, {3}) is None
+
+
 @pytest.mark.parametrize("changes,down", [
     ([(-5000, "up"), (500, "down")], True),
     ([(-5000, "up"), (700, "down")], True),

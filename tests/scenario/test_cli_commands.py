@@ -7,12 +7,21 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def companion(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True,
-                          text=True, timeout=240, check=False)
+    """Run the command; if it outlives the test's time, fail with what it printed so far."""
+    try:
+        return subprocess.run([sys.executable, "-m", "companion.cli", *args],
+                              capture_output=True, text=True, timeout=100, check=False)
+    except subprocess.TimeoutExpired as e:
+        out, err = (x.decode(errors="replace") if isinstance(x, bytes) else x or ""
+                    for x in (e.stdout, e.stderr))
+        pytest.fail(f"companion {' '.join(args)} did not end in 100 s\n"
+                    f"stdout:\n{out[-3000:]}\nstderr:\n{err[-3000:]}")
 
 
 def test_simulate_reports_speed_rounds_deaths_and_power_win_rates():
