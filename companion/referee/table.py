@@ -132,6 +132,26 @@ class Table:
         self.stage = Stage()
         if state.phase == "privilege" and state.ordered is not None:  # (an undo, a restart)
             self.stage = Stage("reaim", since_ms=self.clock.now_ms())
+        self._recall_lay_down()
+
+    def _recall_lay_down(self) -> None:
+        """Ask again the players this round wounded to lie down (a restart, an undo).
+
+        A request already made keeps its time; a recalled one is met by any standee read
+        down, since when it went down was lost with the power.
+        """
+        game = self._need_game()
+        wounded: set[str] = set()
+        for e in reversed(game.state.events):
+            if e["type"] == "round":
+                break
+            if e["type"] == "wounded":
+                wounded.add(e["player"])
+        now = self.clock.now_ms()
+        self.lay_down = {
+            name: self.lay_down.get(name, float("-inf")) for name in wounded
+            if name in self.lay_down
+            or self.readings.now(game.seat_of[name], "posture", now) != "down"}
 
     def seat_token(self, seat: int) -> str:
         game = self.game.id if self.game else 0
@@ -203,8 +223,8 @@ class Table:
         game_id = self.journal.new_game(setup, self.clock.now_ms())
         if self.game:
             self.journal.finish(self.game.id)
-        self._load(game_id)
         self.lay_down.clear()
+        self._load(game_id)
         self._changed(game=True)
 
     def _check_setup(self, cmd: dict[str, Any]) -> dict[str, Any]:

@@ -124,8 +124,8 @@ def test_privilege_reads_the_ordered_guns_new_target():
     assert port.table.game.state.phase == "courage" and port.table.stage.name == "idle"
 
 
-def test_courage_snapshot_and_lying_down_after_a_wound():
-    port = LocalPort()
+def wound_bob_and_ana(port: LocalPort) -> None:
+    """Everyone fires a Bang! round the table; only Cyd lies down: Bob and Ana are hit."""
     start(port)
     choose_all(port, card="bang")
     for seat, target in [(1, 2), (2, 3), (3, 4), (4, 1)]:
@@ -137,11 +137,37 @@ def test_courage_snapshot_and_lying_down_after_a_wound():
     port.posture(3, True)  # Cyd lies down
     port.do("countdown")
     port.run_for(3000)
+
+
+def test_courage_snapshot_and_lying_down_after_a_wound():
+    port = LocalPort()
+    wound_bob_and_ana(port)
     p = players(port)
     assert [p[n]["down"] for n in ("Ana", "Bob", "Cyd", "Dee")] == [False, False, True, False]
     assert p["Bob"]["wounds"] == 1 and p["Bob"]["lay_down"] and p["Ana"]["lay_down"]
     port.posture(2, True)  # the sensor confirms Bob lay down
     assert not players(port)["Bob"]["lay_down"] and players(port)["Ana"]["lay_down"]
+
+
+def test_a_restart_asks_the_wounded_again_and_a_standee_already_down_answers(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    port = LocalPort(path)
+    wound_bob_and_ana(port)
+    port.posture(2, True)  # Bob lay down before the power cut
+    again = LocalPort(path, clock=port.clock)
+    assert players(again)["Ana"]["lay_down"] and players(again)["Bob"]["lay_down"]
+    again.clock.advance(1000)
+    again.fact("posture", 2, "down", dt=-5000)  # Bob's retained reading, from before the cut
+    assert not players(again)["Bob"]["lay_down"] and players(again)["Ana"]["lay_down"]
+
+
+def test_undoing_a_wound_takes_back_the_request_to_lie_down():
+    port = LocalPort()
+    wound_bob_and_ana(port)
+    assert players(port)["Bob"]["lay_down"]
+    port.do("undo")  # the last courage snapshot was misread
+    assert port.table.game.state.phase == "courage"
+    assert not any(p["lay_down"] for p in players(port).values())
 
 
 def test_override_replaces_a_dead_sensor_and_is_marked():
