@@ -98,3 +98,34 @@ def test_the_phone_size_table(live, open_page, screenshot):
     expect(page.locator(".seat")).to_have_count(6)
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 390  # no sideways scroll
     screenshot(page, "table-phone")
+
+
+BEEP_RECORDER = """
+window.beeps = [];
+const start = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...args) {
+  window.beeps.push(this.frequency.value);
+  return start.apply(this, args);
+};
+"""
+
+
+def test_the_countdown_beeps_on_each_beat_and_not_when_muted(live, open_page):
+    new_game(live, cards="physical")
+    page = open_page("/")
+    page.add_init_script(BEEP_RECORDER)
+    page.reload()
+    page.locator("#step").click()  # browsers let a page sound only after a tap
+    for name in NAMES:
+        act(live, {"type": "choose", "player": name})
+    live.table.command({"type": "countdown", "version": live.table.version}, GODFATHER)
+    page.wait_for_function("() => window.beeps.length >= 3")
+    assert page.evaluate("window.beeps") == [880, 880, 1320]  # "three" is higher
+
+    page.locator("#mute").click()
+    expect(page.locator("#step")).to_contain_text("Godfather's privilege")
+    act(live, {"type": "privilege", "player": "Ana", "order": None})
+    live.table.command({"type": "countdown", "version": live.table.version}, GODFATHER)
+    expect(page.locator("#countdown")).to_have_text("3")
+    expect(page.locator("#countdown")).to_be_hidden()
+    assert page.evaluate("window.beeps") == [880, 880, 1320]  # the courage count was silent

@@ -6,6 +6,9 @@ import { localTime } from "./live.js";
 import { t } from "./words.js";
 
 const SHOW_LAST_MS = 900;
+// "One" is due the moment the countdown starts, so it always reaches a page a little late:
+// a beat this late still sounds, at once; one later than that is only shown.
+const LATE_BEAT_MS = 250;
 let audio = null;
 let muted = localStorage.getItem("muted") === "yes";
 
@@ -59,7 +62,7 @@ export class Countdown {
     const now = Date.now();
     stage.beats_ms.forEach((beatMs, i) => {
       const wait = localTime(beatMs) - now;
-      if (wait >= 0) this.timers.push(setTimeout(() => this.show(i + 1), wait));
+      if (wait >= -LATE_BEAT_MS) this.timers.push(setTimeout(() => this.show(i + 1), Math.max(0, wait)));
       else if (i + 1 === stage.beat) this.show(i + 1, false);
     });
     const last = localTime(stage.beats_ms[stage.beats_ms.length - 1]) - now + SHOW_LAST_MS;
