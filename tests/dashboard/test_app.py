@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
+import segno
 
 from companion.clock import SYSTEM_CLOCK
 from companion.dashboard import WEB_DIR
@@ -58,6 +60,19 @@ def test_control_needs_the_pin_and_a_phone_its_token(client, table):
     assert b'id="setup"' in client.get("/referee").data
     qr = client.get("/referee/qr/1.svg")
     assert qr.status_code == 200 and qr.data.startswith(b"<?xml")
+
+
+def test_a_seat_qr_code_holds_that_seats_phone_link(table):
+    """The code is compared with the expected link encoded afresh (segno is deterministic);
+    the link it holds opens that seat's phone view."""
+    app = create_app(table, DashboardSettings(public_url="http://table.local:8080/"))
+    client = app.test_client()
+    login(client)
+    link = f"http://table.local:8080/seat/3?token={table.seat_token(3)}"
+    expected = io.BytesIO()
+    segno.make(link, error="m").save(expected, kind="svg", scale=5, border=2, dark="#111")
+    assert client.get("/referee/qr/3.svg").data == expected.getvalue()
+    assert client.get(link.removeprefix("http://table.local:8080")).status_code == 200
 
 
 def test_no_virtual_table_without_a_simulator(client):
