@@ -22,6 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--manual", action="store_true",
                         help="no bots: play from /referee and move sensors on /sim")
     parser.add_argument("--games", type=int, default=0, help="stop after N games (0: never)")
+    parser.add_argument("--seed", type=int, help="the bots' seed (default: a new one, printed)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
 
     table.subscribe(tell)
     if not args.manual:
+        if args.seed is None:
+            args.seed = random.randrange(1 << 31)
+        print(f"Bots play with --seed {args.seed}.", flush=True)
         threading.Thread(target=_play, args=(table, running.bridge.sim, stop, args),
                          name="demo-bots", daemon=True).start()
     stop.wait()
@@ -66,7 +70,7 @@ def _play(table: object, sim: object, stop: threading.Event, args: argparse.Name
 
     seats = len(getattr(sim, "boards", {})) or args.players
     players = min(args.players, seats)
-    rnd = random.Random()
+    rnd = random.Random(args.seed)  # the games and the bots' choices; timing still varies
     played = 0
     while not stop.is_set():
         bot = TableBot(LivePort(table, sim, stop, args.pace), rnd)  # type: ignore[arg-type]
