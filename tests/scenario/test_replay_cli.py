@@ -13,7 +13,8 @@ from companion.scenario import load_scenario
 from companion.scenario.expect import mismatches
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT.parent / "shared" / "scenarios"
+ORIGINALS = ROOT.parent / "shared" / "scenarios"  # beside the repository, where it is
+SHARED = ROOT / "scenarios" / "examples"  # their copies, so that any clone runs them
 OURS = ROOT / "scenarios"
 EXAMPLES = sorted(SHARED.glob("*.yaml")) + sorted(OURS.glob("*.yaml"))
 
@@ -25,6 +26,12 @@ def replay(path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
 
 def test_the_shared_examples_are_there():
     assert len(list(SHARED.glob("*.yaml"))) >= 4, f"no scenarios in {SHARED}"
+
+
+@pytest.mark.skipif(not ORIGINALS.is_dir(), reason=f"no originals at {ORIGINALS}")
+def test_the_copied_examples_are_the_shared_ones():
+    originals = {f.name: f.read_bytes() for f in ORIGINALS.glob("*.yaml")}
+    assert {f.name: f.read_bytes() for f in SHARED.glob("*.yaml")} == originals
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
