@@ -250,10 +250,10 @@ class Table:
                 order[: order.index(seats[names[0]])]:
             raise CommandError(400, "players: list them clockwise, by seat number, from "
                                     "the Godfather's desk")
-        powers = self._check_powers(cmd.get("powers", "none"), names)
         seed = cmd.get("seed", secrets.randbelow(2**31))
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise CommandError(400, "seed: a whole number")
+        powers = self._check_powers(cmd.get("powers", "none"), names, seed)
         variant = cmd.get("variant", {})
         if not isinstance(variant, dict) or any(
                 k not in VARIANTS or v not in VARIANTS[k] for k, v in variant.items()):
@@ -268,11 +268,11 @@ class Table:
         return {"players": names, "seats": seats, "powers": powers, "seed": seed,
                 "variant": variant, "cards": cards, "loot": loot}
 
-    def _check_powers(self, powers: Any, names: list[str]) -> dict[str, str]:
+    def _check_powers(self, powers: Any, names: list[str], seed: int) -> dict[str, str]:
         if powers == "none":
             return {}
-        if powers == "random":
-            dealt = random.SystemRandom().sample(POWERS, len(names))
+        if powers == "random":  # dealt from the game's seed: a seed repeats the whole game
+            dealt = random.Random(seed).sample(POWERS, len(names))
             return dict(zip(names, dealt, strict=True))
         if not isinstance(powers, dict) or any(n not in names for n in powers):
             raise CommandError(400, "powers: \"none\", \"random\" or {player: power}")

@@ -13,6 +13,7 @@ from local_table import NAMES8, LocalPort
 from companion.bots.table_bot import TableBot
 from companion.referee.export import export_scenario
 from companion.referee.table import Auth, CommandError
+from companion.sensors.facts import Fact
 
 
 def start(port: LocalPort, n: int = 4, **extra) -> None:
@@ -278,7 +279,11 @@ def test_a_restart_resumes_the_game_where_the_journal_left_it(tmp_path):
     for _ in range(120):
         bot.step(port.control())
     before = port.table.public_state()
-    again = LocalPort(path, clock=port.clock)  # sensor readings come back from retained MQTT
+    again = LocalPort(path, clock=port.clock)
+    for seat in range(1, 6):  # the standees' retained MQTT readings come back
+        track = port.table.readings.track(seat, "posture")
+        if track is not None and track.times:
+            again.table.on_fact(Fact("posture", seat, track.values[-1], track.times[-1], "test"))
     after = again.table.public_state()
     for key in ("round", "phase", "table", "events", "winners", "godfather", "split"):
         assert after[key] == before[key]
@@ -286,6 +291,15 @@ def test_a_restart_resumes_the_game_where_the_journal_left_it(tmp_path):
         del p["sensors"]
     assert after["players"] == before["players"]
     assert again.table.seat_token(2) == port.table.seat_token(2)  # phone links still work
+
+
+def test_random_powers_are_dealt_from_the_games_seed():
+    dealt = []
+    for _ in range(2):
+        port = LocalPort()
+        start(port, n=8, powers="random", seed=21)
+        dealt.append({p["name"]: p["power"] for p in port.table.public_state()["players"]})
+    assert dealt[0] == dealt[1] and len(set(dealt[0].values())) == 8
 
 
 def test_a_restart_while_an_ordered_gun_is_awaited_watches_it_again(tmp_path):
