@@ -29,8 +29,7 @@ def parse(node: Node) -> RefereeSettings:
     t = node.section("timing")
     timing = Timing(
         beat_ms=t.number("beat_ms", 800.0, lo=200, hi=3000),
-        hold_ms=t.number("hold_ms", 250.0, lo=0, hi=2000),
-        late_ms=t.number("late_ms", 700.0, lo=0, hi=3000),
+        hold_ms=t.number("hold_ms", 500.0, lo=0, hi=2000),
         too_slow_ms=t.number("too_slow_ms", 1000.0, lo=100, hi=5000),
         settle_ms=t.number("settle_ms", 150.0, lo=0, hi=2000),
         posture_ms=t.number("posture_ms", 700.0, lo=0, hi=3000),

@@ -90,6 +90,7 @@ class Table:
         self.version = 0  # bumped by every change to the game or the referee's stage
         self.revision = 0  # bumped by every change at all, sensor readings included
         self.lay_down: dict[str, float] = {}  # wounded players asked to lie down, since when
+        self.ambiguous: dict[str, list[int]] = {}  # aims the Godfather decides: the seats seen
         self._resume()
         self._step_key, self._step_version = self._step(), self.version
 
@@ -130,6 +131,7 @@ class Table:
             game.sources.append(entry.source)
         self.game = game
         self.stage = Stage()
+        self.ambiguous = {}
         if state.phase == "privilege" and state.ordered is not None:  # (an undo, a restart)
             self.stage = Stage("reaim", since_ms=self.clock.now_ms())
         self._recall_lay_down()
@@ -308,6 +310,8 @@ class Table:
         except RuleError as e:
             raise CommandError(422, e.message, rule=e.rule) from None
         self.journal.record(game.id, action, source, self.clock.now_ms())
+        if action.type == "aim":
+            self.ambiguous.pop(action.player, None)
         game.state = trial
         game.actions.append(action)
         game.sources.append(source)
@@ -323,6 +327,7 @@ class Table:
                 self.lay_down[e["player"]] = now
             elif e["type"] == "round":
                 self.lay_down.clear()
+                self.ambiguous.clear()
             elif e["type"] == "game_over":
                 self.journal.finish(game.id)
         s = game.state
@@ -444,6 +449,9 @@ class Table:
                 aim, raised = self.readings.aim_tracks(seat)
                 target = aim_snapshot(aim, raised, st.three_ms, self.timing,
                                       self._valid_targets(p.name))
+                if isinstance(target, tuple):  # the gun saw two players: not ours to guess
+                    self.ambiguous[p.name] = list(target)
+                    continue
                 self._sensed(Action("aim", p.name, target=game.player_at.get(target)
                                     if target else None), seat, ("aim", "raised"))
             s = game.state

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -16,11 +17,13 @@ class Timing:
     """The windows around "three" (milliseconds); defaults justified in docs/REFEREE.md."""
 
     beat_ms: float = 800.0  # between "one", "two" and "three"
-    hold_ms: float = 250.0  # an aim counts once held this long
-    late_ms: float = 700.0  # ... and begun no later than this after "three"
+    hold_ms: float = 500.0  # the aim rule's hold (sensors.filters.hold_ms): an aim is held
     too_slow_ms: float = 1000.0  # by then it must have been held: else too slow
     settle_ms: float = 150.0  # wait this long after the cut-off for late messages
     posture_ms: float = 700.0  # a standee counts as down if down this long after "three"
+
+
+Aim = int | tuple[int, ...] | None  # a held seat, the seats of an ambiguous aim, or none
 
 
 class Track:
@@ -48,48 +51,62 @@ class Track:
 
 
 def aim_intervals(aim: Track, raised: Track | None, until: float,
-                  ) -> list[tuple[float, float | None, int]]:
-    """(start, end or None if still held, target) while the gun is raised and on a target.
+                  ) -> list[tuple[float, float | None, int | tuple[int, ...]]]:
+    """(start, end or None if still held, aim) while the gun is raised and aims somewhere.
 
-    A gun without a tilt sensor (`raised` None) counts as always raised.
+    `aim` is a seat or, when the gun saw two targets, the tuple of their seats. A gun
+    without a tilt sensor (`raised` None) counts as always raised.
     """
-    changes = [(t, "aim", v) for t, v in aim.changes(until)]
+    changes: list[tuple[float, str, object]] = [(t, "aim", v) for t, v in aim.changes(until)]
     if raised is not None:
         changes += [(t, "raised", v) for t, v in raised.changes(until)]
     changes.sort(key=lambda c: c[0])
     target, up = aim.initial, True if raised is None else bool(raised.initial)
-    out: list[tuple[float, float | None, int]] = []
-    start: float | None = None
+    out: list[tuple[float, float | None, Any]] = []
     if up and target is not None:  # held since before anything was sensed (an override)
-        start = float("-inf")
-        out.append((start, None, target))  # type: ignore[arg-type]
+        out.append((float("-inf"), None, target))
     for t, kind, value in changes:
         if kind == "aim":
             target = value
         else:
             up = bool(value)
-        on = up and target is not None
-        if start is not None and (not on or (out and out[-1][2] != target)):
-            out[-1] = (out[-1][0], t, out[-1][2])
-            start = None
-        if on and start is None:
-            start = t
-            out.append((t, None, target))  # type: ignore[arg-type]
+        held = target if up else None
+        current = out[-1][2] if out and out[-1][1] is None else None
+        if held == current:
+            continue
+        if current is not None:
+            out[-1] = (out[-1][0], t, current)
+        if held is not None:
+            out.append((t, None, held))
     return out
 
 
+def among(aim: int | tuple[int, ...], valid: set[int]) -> Aim:
+    """An aim as the rules can take it: an ambiguous aim whose other seats are not valid
+    targets (out of the game, the aimer) is an aim at the one valid seat."""
+    seats = [s for s in (aim if isinstance(aim, tuple) else (aim,)) if s in valid]
+    if not seats:
+        return None
+    return seats[0] if len(seats) == 1 else tuple(seats)
+
+
 def aim_snapshot(aim: Track, raised: Track | None, three: float, timing: Timing,
-                 valid: set[int]) -> int | None:
-    """The target a gun held up at "three": begun by three + late, held for hold_ms by
-    three + too_slow (an aim held since before "three" counts), on a valid seat; the
-    latest such aim wins (a player may correct within the window). None: too slow."""
+                 valid: set[int]) -> Aim:
+    """The aim a gun held up at "three".
+
+    The sensors report an aim only once it has been held `hold_ms`, stamped when it began,
+    so an aim counts if it began by three + too_slow - hold (held, then, by the too-slow
+    limit) and was not dropped before "three"; the latest such aim wins (a player may
+    correct). A tuple: the gun saw two players, and the Godfather decides. None: too slow.
+    """
     decide = three + timing.too_slow_ms
-    best: tuple[float, int] | None = None
-    for start, end, target in aim_intervals(aim, raised, decide):
+    best: tuple[float, Aim] | None = None
+    for start, end, value in aim_intervals(aim, raised, decide):
         stop = decide if end is None else min(end, decide)
-        if (target in valid and start <= three + timing.late_ms and stop > three
-                and stop - start >= timing.hold_ms and (best is None or start >= best[0])):
-            best = (start, target)
+        counted = among(value, valid)
+        if (counted is not None and start <= decide - timing.hold_ms and stop > three
+                and (best is None or start >= best[0])):
+            best = (start, counted)
     return None if best is None else best[1]
 
 
@@ -99,10 +116,12 @@ def new_aim(aim: Track, raised: Track | None, since: float, now: float, timing: 
 
     A gun already on an allowed target when the order comes counts once it has stayed there
     hold_ms more: the player obeys by keeping it there, as a player who was too slow would.
+    An ambiguous aim waits (for a clear one, or the Godfather).
     """
-    for start, end, target in aim_intervals(aim, raised, now):
+    for start, end, value in aim_intervals(aim, raised, now):
         stop = now if end is None else end
-        if target in valid and stop - max(start, since) >= timing.hold_ms:
+        target = among(value, valid)
+        if isinstance(target, int) and stop - max(start, since) >= timing.hold_ms:
             return target
     return None
 

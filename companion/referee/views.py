@@ -61,6 +61,7 @@ def public(t: Table) -> dict[str, Any]:
             "target": s.players[p.target].name if p.target is not None else None,
             "down": p.down, "in_split": p.in_split, "loot_count": len(p.loot),
             "lay_down": p.name in t.lay_down,
+            "ambiguous": [game.player_at[s_] for s_ in t.ambiguous.get(p.name, ())],
             "sensors": {"aim": t.readings.now(seat, "aim", now),
                         "raised": t.readings.now(seat, "raised", now),
                         "posture": t.readings.now(seat, "posture", now),

@@ -37,7 +37,7 @@ sensors:
     link_dir: {tmp / "links"}
 referee:
   pin: "{PIN}"
-  timing: {{beat_ms: 300, hold_ms: 100, late_ms: 300, too_slow_ms: 400, settle_ms: 60,
+  timing: {{beat_ms: 300, hold_ms: 100, too_slow_ms: 400, settle_ms: 60,
             posture_ms: 300}}
 dashboard: {{host: 127.0.0.1, port: 0}}
 """, "dashboard-test.yaml")

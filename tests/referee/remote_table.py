@@ -21,7 +21,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from waiting import wait_for
 
-FAST = {"beat_ms": 200, "hold_ms": 150, "late_ms": 300, "too_slow_ms": 400, "settle_ms": 150,
+FAST = {"beat_ms": 200, "hold_ms": 150, "too_slow_ms": 400, "settle_ms": 150,
         "posture_ms": 300}
 PIN = "2468"
 

@@ -8,12 +8,13 @@ import pytest
 
 from companion.referee.timing import Timing, Track, aim_snapshot, new_aim, posture_snapshot
 
-T = Timing()  # hold 250, late 700, too slow 1000, posture 700
+T = Timing()  # hold 500, too slow 1000 (so begun by three + 500), posture 700
 THREE = 10_000.0
 SEATS = {2, 3, 4}
 
 
-def gun(*changes: tuple[float, int | None], raised: list[tuple[float, bool]] | None = None,
+def gun(*changes: tuple[float, int | tuple[int, ...] | None],
+        raised: list[tuple[float, bool]] | None = None,
         shuffle: bool = False) -> tuple[Track, Track | None]:
     """An aim track from (offset from three, target) changes, added in any order."""
     aim_changes = [(THREE + dt, v) for dt, v in changes]
@@ -31,18 +32,21 @@ def gun(*changes: tuple[float, int | None], raised: list[tuple[float, bool]] | N
     return aim, up
 
 
+# The sensors report an aim once held 500 ms, stamped when it began (the aim rule).
 @pytest.mark.parametrize("changes,expected", [
     ([(-2000, 2)], 2),  # held since long before "three" (players anticipate the rhythm)
-    ([(600, 3)], 3),  # begun 600 ms after three, held 400 ms by the decision
-    ([(700, 3)], 3),  # begun at the very last moment, held 300 ms
-    ([(701, 3)], None),  # begun too late
-    ([(-100, 2), (50, None)], None),  # held only 150 ms
+    ([(400, 3)], 3),  # begun 400 ms after three: held by the too-slow limit
+    ([(500, 3)], 3),  # begun at the very last moment
+    ([(501, 3)], None),  # begun too late: held only after the too-slow limit
     ([(-3000, 2), (-100, None)], None),  # lowered before "three": holds nobody up
     ([(-1000, 2), (300, 4)], 4),  # switched inside the window: the latest aim counts
     ([(-1000, 2), (900, 4)], 2),  # switched after the window: the first aim stands
-    ([(600, 3), (800, None)], None),  # 200 ms is too short
     ([(1200, 3)], None),  # after the cut-off: never counts
     ([(-500, 1)], None),  # seat 1 is not a valid target (oneself, or out of the game)
+    ([(-500, (2, 3))], (2, 3)),  # the gun saw two players: the Godfather decides
+    ([(-500, (1, 3))], 3),  # ... unless only one of them can be a target
+    ([(-900, (2, 3)), (200, 4)], 4),  # a clear aim after an ambiguous one counts
+    ([(-900, 4), (200, (2, 4))], (2, 4)),  # and a later ambiguous one must be decided
 ])
 def test_aim_snapshot(changes, expected):
     assert aim_snapshot(*gun(*changes), THREE, T, SEATS) == expected
@@ -52,8 +56,10 @@ def test_aim_snapshot(changes, expected):
 def test_a_gun_must_be_raised_while_aiming():
     assert aim_snapshot(*gun((-500, 2), raised=[(-600, True)]), THREE, T, SEATS) == 2
     assert aim_snapshot(*gun((-500, 2), raised=[(-600, False)]), THREE, T, SEATS) is None
-    assert aim_snapshot(*gun((-500, 2), raised=[(-600, False), (500, True)]),
-                        THREE, T, SEATS) == 2  # raised 500 ms after three, then held
+    assert aim_snapshot(*gun((-500, 2), raised=[(-600, False), (400, True)]),
+                        THREE, T, SEATS) == 2  # raised 400 ms after three, then held
+    assert aim_snapshot(*gun((-500, 2), raised=[(-600, False), (600, True)]),
+                        THREE, T, SEATS) is None  # raised too late
     assert aim_snapshot(*gun((-500, 2), raised=[(-600, True), (100, False)]),
                         THREE, T, SEATS) == 2  # held 600 ms, then lowered: it counted
 
@@ -66,17 +72,23 @@ def test_an_override_reads_as_held_forever():
 def test_new_aim_after_an_order():
     aim, raised = gun((-3000, 2), (1000, 4))
     order = THREE + 500
-    assert new_aim(aim, raised, order, THREE + 1100, T, {3, 4}) is None  # not held long enough
-    assert new_aim(aim, raised, order, THREE + 1300, T, {3, 4}) == 4
-    assert new_aim(aim, raised, order, THREE + 1300, T, {3}) is None  # 4 is the old target
+    assert new_aim(aim, raised, order, THREE + 1400, T, {3, 4}) is None  # not held long enough
+    assert new_aim(aim, raised, order, THREE + 1500, T, {3, 4}) == 4
+    assert new_aim(aim, raised, order, THREE + 1500, T, {3}) is None  # 4 is the old target
+
+
+def test_an_ambiguous_aim_does_not_obey_an_order():
+    aim, raised = gun((-3000, 2), (1000, (3, 4)))
+    assert new_aim(aim, raised, THREE + 500, THREE + 3000, T, {3, 4}) is None
+    assert new_aim(aim, raised, THREE + 500, THREE + 3000, T, {3}) == 3  # 4 not allowed
 
 
 def test_a_gun_already_on_an_allowed_target_counts_once_held_after_the_order():
     aim, raised = gun((-3000, 4))  # on 4 before the order (the rules had it too slow)
     order = THREE + 500
-    assert new_aim(aim, raised, order, order + 200, T, {3, 4}) is None  # not yet held after it
-    assert new_aim(aim, raised, order, order + 260, T, {3, 4}) == 4
-    assert new_aim(aim, raised, order, order + 260, T, {3}) is None
+    assert new_aim(aim, raised, order, order + 450, T, {3, 4}) is None  # not yet held after it
+    assert new_aim(aim, raised, order, order + 510, T, {3, 4}) == 4
+    assert new_aim(aim, raised, order, order + 510, T, {3}) is None
 
 
 @pytest.mark.parametrize("changes,down", [

@@ -50,7 +50,7 @@ def test_simulate_refuses_bad_arguments():
 def test_demo_plays_a_whole_game_on_a_simulated_table(tmp_path, unused_port):
     sim = (ROOT / "config" / "table.sim.yaml").read_text()
     config = tmp_path / "demo.yaml"
-    fast = ("referee:\n  timing: {beat_ms: 200, hold_ms: 150, late_ms: 300, too_slow_ms: 400, "
+    fast = ("referee:\n  timing: {beat_ms: 200, hold_ms: 150, too_slow_ms: 400, "
             "settle_ms: 150, posture_ms: 300}\n")
     config.write_text(sim.replace("embedded_port: 1883", f"embedded_port: {unused_port}") + fast)
     run = companion("demo", "--config", str(config), "--games", "1", "--pace", "0",
