@@ -8,9 +8,12 @@ plus its actions in order; the state is never stored, it is replayed.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,13 +49,17 @@ class Entry:
 
 
 class Journal:
-    """One SQLite file; safe to call from any thread (one connection behind a lock)."""
+    """One SQLite file, readable by its owner only (it holds the seat links' secret and
+    every hand); safe to call from any thread (one connection behind a lock)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            os.close(os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600))
+            os.chmod(self.path, 0o600)  # SQLite gives its -wal and -shm files the same mode
         self._lock = threading.Lock()
+        # Autocommit mode: every write below is one explicit transaction (`_write`).
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
@@ -62,39 +69,50 @@ class Journal:
         with self._lock:
             self._db.close()
 
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One transaction, on disk when the block ends; nothing of it if the block fails."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
     def secret(self) -> bytes:
         """A random key kept with the games, so phone links survive a restart."""
-        with self._lock, self._db:
-            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('secret', ?)",
-                             (secrets.token_bytes(32),))
-            return bytes(self._db.execute("SELECT value FROM meta WHERE key = 'secret'"
-                                          ).fetchone()[0])
+        with self._write() as db:
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('secret', ?)",
+                       (secrets.token_bytes(32),))
+            return bytes(db.execute("SELECT value FROM meta WHERE key = 'secret'"
+                                    ).fetchone()[0])
 
     def new_game(self, setup: dict[str, Any], at_ms: float) -> int:
-        with self._lock, self._db:
-            cur = self._db.execute("INSERT INTO game (created_ms, setup) VALUES (?, ?)",
-                                   (at_ms, json.dumps(setup, sort_keys=True)))
-            return int(cur.lastrowid)
+        with self._write() as db:
+            cur = db.execute("INSERT INTO game (created_ms, setup) VALUES (?, ?)",
+                             (at_ms, json.dumps(setup, sort_keys=True)))
+            return int(cur.lastrowid or 0)
 
     def record(self, game: int, action: Action, source: str, at_ms: float) -> int:
         """Append an action; returns its sequence number once it is on disk."""
-        with self._lock, self._db:
-            row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM action WHERE game = ?",
-                                   (game,)).fetchone()
+        with self._write() as db:
+            row = db.execute("SELECT COALESCE(MAX(seq), 0) FROM action WHERE game = ?",
+                             (game,)).fetchone()
             seq = int(row[0]) + 1
-            self._db.execute("INSERT INTO action (game, seq, action, source, at_ms) "
-                             "VALUES (?, ?, ?, ?, ?)",
-                             (game, seq, json.dumps(action.to_dict()), source, at_ms))
+            db.execute("INSERT INTO action (game, seq, action, source, at_ms) "
+                       "VALUES (?, ?, ?, ?, ?)",
+                       (game, seq, json.dumps(action.to_dict()), source, at_ms))
             return seq
 
     def undo(self, game: int, seq: int) -> None:
-        with self._lock, self._db:
-            self._db.execute("UPDATE action SET undone = 1 WHERE game = ? AND seq = ?",
-                             (game, seq))
+        with self._write() as db:
+            db.execute("UPDATE action SET undone = 1 WHERE game = ? AND seq = ?", (game, seq))
 
     def finish(self, game: int) -> None:
-        with self._lock, self._db:
-            self._db.execute("UPDATE game SET finished = 1 WHERE id = ?", (game,))
+        with self._write() as db:
+            db.execute("UPDATE game SET finished = 1 WHERE id = ?", (game,))
 
     def setup(self, game: int) -> dict[str, Any]:
         with self._lock:

@@ -1,0 +1,57 @@
+"""The journal on disk: one transaction per write, owner-only files."""
+
+from __future__ import annotations
+
+import stat
+import threading
+
+from companion.referee.journal import Journal
+from companion.rules import Action
+
+
+def test_each_record_is_one_transaction_even_across_connections(tmp_path):
+    """Two writers on one file (a second process, say) never get the same sequence number:
+    reading the last one and appending are one transaction."""
+    path = tmp_path / "journal.sqlite3"
+    first, second = Journal(path), Journal(path)
+    game = first.new_game({"players": []}, 0.0)
+    seqs: list[int] = []
+    errors: list[BaseException] = []
+
+    def write(journal: Journal, player: str) -> None:
+        try:
+            for _ in range(150):
+                seqs.append(journal.record(game, Action("aim", player), "sensor", 0.0))
+        except BaseException as e:
+            errors.append(e)
+
+    threads = [threading.Thread(target=write, args=(j, n))
+               for j, n in ((first, "Ana"), (second, "Bob"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert sorted(seqs) == list(range(1, 301))
+    assert len(first.entries(game)) == 300
+
+
+def test_a_failed_write_leaves_nothing(tmp_path):
+    journal = Journal(tmp_path / "journal.sqlite3")
+    game = journal.new_game({"players": []}, 0.0)
+    try:
+        with journal._write() as db:
+            db.execute("INSERT INTO action (game, seq, action, source, at_ms) "
+                       "VALUES (?, 1, '{}', 'sensor', 0)", (game,))
+            raise RuntimeError("the disk is full")
+    except RuntimeError:
+        pass
+    assert journal.entries(game) == []
+
+
+def test_the_journal_is_readable_by_its_owner_only(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    journal.record(journal.new_game({"players": []}, 0.0), Action("aim", "Ana"), "sensor", 0.0)
+    for file in (path, path.with_name(path.name + "-wal")):
+        assert stat.S_IMODE(file.stat().st_mode) == 0o600, file
