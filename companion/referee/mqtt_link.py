@@ -13,6 +13,7 @@ import logging
 import re
 from typing import Any
 
+from companion import __version__
 from companion.bus.client import BusClient
 from companion.bus.topics import ONLINE, Topics
 from companion.referee.table import Table
@@ -122,16 +123,28 @@ class RefereeLink:
         self._sent_events = len(game.state.events)
 
     def _discovery(self) -> None:
-        """One Home Assistant device for the table, an event entity per seat."""
-        device = {"identifiers": [f"cashnguns_{self.table.name}"],
-                  "name": f"Cash 'n Guns table {self.table.name}",
-                  "manufacturer": "Cash 'n Guns table companion"}
-        for seat in range(1, 9):
-            uid = f"cashnguns_{self.table.name}_seat{seat}"
-            config = {
-                "name": f"Seat {seat}", "unique_id": uid, "object_id": uid, "device": device,
-                "state_topic": f"{self.topics.base}/player/{seat}/event",
-                "event_types": list(PLAYER_EVENTS),
-                "availability_topic": f"{self.topics.base}/referee/status",
-            }
-            self.bus.publish(f"{self.prefix}/event/{uid}/config", json.dumps(config), retain=True)
+        for topic, config in discovery(self.table.name, self.topics.base, self.prefix).items():
+            self.bus.publish(topic, json.dumps(config), retain=True)
+
+
+def discovery(table: str, base: str, prefix: str) -> dict[str, dict[str, Any]]:
+    """Home Assistant MQTT discovery: one device for the table, an event entity per seat.
+
+    `default_entity_id` names the entity (`object_id` stopped working in HA 2026.4);
+    `origin` says what published it, as HA's MQTT integration asks of integrations.
+    """
+    device = {"identifiers": [f"cashnguns_{table}"], "name": f"Cash 'n Guns table {table}",
+              "manufacturer": "Cash 'n Guns table companion", "model": "Table referee",
+              "sw_version": __version__}
+    origin = {"name": "cashnguns-companion", "sw_version": __version__}
+    out: dict[str, dict[str, Any]] = {}
+    for seat in range(1, 9):
+        uid = f"cashnguns_{table}_seat{seat}"
+        out[f"{prefix}/event/{uid}/config"] = {
+            "name": f"Seat {seat}", "unique_id": uid, "default_entity_id": f"event.{uid}",
+            "device": device, "origin": origin,
+            "state_topic": f"{base}/player/{seat}/event",
+            "event_types": list(PLAYER_EVENTS),
+            "availability_topic": f"{base}/referee/status",
+        }
+    return out
