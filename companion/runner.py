@@ -23,6 +23,7 @@ class Running:
     bus: Any
     journal: Any
     stop_event: threading.Event
+    wake: threading.Event
 
     @property
     def url(self) -> str:
@@ -30,6 +31,7 @@ class Running:
 
     def stop(self) -> None:
         self.stop_event.set()
+        self.wake.set()
         self.server.stop()
         self.bus.stop()
         self.bridge.stop()
@@ -77,18 +79,25 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
     RefereeLink(table, bus, topics, referee.home_assistant, referee.discovery_prefix).start()
     bus.start()
     stop = threading.Event()
-    threading.Thread(target=_tick, args=(table, stop, referee.tick_ms / 1000),
-                     name="referee-tick", daemon=True).start()
+    wake = threading.Event()
+    table.subscribe(lambda _revision: wake.set())
+    threading.Thread(target=_drive, args=(table, stop, wake), name="referee-time",
+                     daemon=True).start()
     server = DashboardServer(create_app(table, dashboard), dashboard).start()
     game = f"game {table.game.id} resumed" if table.game else "no game yet"
     log.info("table %s: dashboard on http://%s:%d, PIN %s, %s, journal %s", config.table,
              server.host, server.port, table.pin, game, journal.path)
-    return Running(table, bridge, server, bus, journal, stop)
+    return Running(table, bridge, server, bus, journal, stop, wake)
 
 
-def _tick(table: Any, stop: threading.Event, period_s: float) -> None:
-    """The referee's clock hand: countdown beats and snapshots happen on ticks."""
-    while not stop.wait(period_s):
+def _drive(table: Any, stop: threading.Event, wake: threading.Event) -> None:
+    """The referee's one time driver: it sleeps until the table's next deadline or a change
+    (a fact, a command), never polling, so an idle table costs nothing."""
+    while not stop.is_set():
+        deadline = table.next_deadline()
+        timeout = None if deadline is None else max(0.0, (deadline - table.clock.now_ms()) / 1000)
+        wake.wait(timeout)
+        wake.clear()
         try:
             table.tick()
         except Exception:

@@ -22,7 +22,6 @@ class RefereeSettings:
     buzzer_pin: int | None = None  # a piezo buzzer on a Pi pin beeps the countdown
     home_assistant: bool = False  # publish Home Assistant MQTT discovery
     discovery_prefix: str = "homeassistant"
-    tick_ms: float = 10.0
 
 
 def parse(node: Node) -> RefereeSettings:
@@ -55,5 +54,4 @@ def parse(node: Node) -> RefereeSettings:
         buzzer_pin=node.int("buzzer_pin", None, lo=0, hi=27),
         home_assistant=node.bool("home_assistant", False),
         discovery_prefix=node.str("discovery_prefix", "homeassistant"),
-        tick_ms=node.number("tick_ms", 10.0, lo=1, hi=100),
     )

@@ -23,7 +23,13 @@ from companion.referee.game import Game, engine_setup
 from companion.referee.journal import Journal
 from companion.referee.readings import Readings
 from companion.referee.settings import RefereeSettings
-from companion.referee.timing import aim_snapshot, new_aim, posture_snapshot
+from companion.referee.timing import (
+    aim_intervals,
+    aim_snapshot,
+    among,
+    new_aim,
+    posture_snapshot,
+)
 from companion.rules import Action, RuleError, apply_in_place, legal_actions, new_game
 from companion.rules.powers import KID, POWERS
 from companion.rules.setup import VARIANTS
@@ -400,7 +406,7 @@ class Table:
     # -- time: countdown beats and snapshots ---------------------------------------------
 
     def tick(self) -> None:
-        """Called every few milliseconds (and by tests after moving a fake clock)."""
+        """Do what is due now: a beat, a snapshot, an obeyed order (see `next_deadline`)."""
         with self._lock:
             if self.paused or self.game is None or self.stage.name == "idle":
                 return
@@ -414,6 +420,44 @@ class Table:
                 self._snapshot()
             elif st.name == "reaim":
                 self._watch_reaim(now)
+
+    def next_deadline(self) -> float | None:
+        """When `tick` next has something to do, on the table's clock; None: only a change
+        (a fact, a command) can give it work. The time driver sleeps until then."""
+        with self._lock:
+            st = self.stage
+            if self.paused or self.game is None or st.name == "idle":
+                return None
+            if st.name == "countdown" and st.beat < 3:
+                return st.beats_ms[st.beat]
+            if st.name in ("countdown", "kid"):
+                return st.decide_ms
+            return self._reaim_deadline()
+
+    def _reaim_deadline(self) -> float | None:
+        """When the ordered gun's current aim, if it is an allowed one, will have been held."""
+        game = self._need_game()
+        s = game.state
+        if s.ordered is None:
+            return self.clock.now_ms()  # nothing to watch: tick ends the stage
+        seat, allowed = self._reaim_targets()
+        aim, raised = self.readings.aim_tracks(seat)
+        intervals = aim_intervals(aim, raised, self.clock.now_ms())
+        if not intervals or intervals[-1][1] is not None:
+            return None
+        start, _end, value = intervals[-1]
+        if not isinstance(among(value, allowed), int):
+            return None
+        return max(start, self.stage.since_ms) + self.timing.hold_ms
+
+    def _reaim_targets(self) -> tuple[int, set[int]]:
+        """The ordered gun's seat, and the seats it may turn to (not its old target)."""
+        game = self._need_game()
+        s = game.state
+        p = s.players[s.ordered] if s.ordered is not None else None
+        assert p is not None
+        old = {game.seat_of[s.players[p.target].name]} if p.target is not None else set()
+        return game.seat_of[p.name], self._valid_targets(p.name) - old
 
     def _valid_targets(self, name: str) -> set[int]:
         game = self._need_game()
@@ -470,11 +514,9 @@ class Table:
             self.stage = Stage()
             return
         p = s.players[s.ordered]
-        seat = game.seat_of[p.name]
+        seat, allowed = self._reaim_targets()
         aim, raised = self.readings.aim_tracks(seat)
-        old = {game.seat_of[s.players[p.target].name]} if p.target is not None else set()
-        target = new_aim(aim, raised, self.stage.since_ms, now, self.timing,
-                         self._valid_targets(p.name) - old)
+        target = new_aim(aim, raised, self.stage.since_ms, now, self.timing, allowed)
         if target is not None:
             self._sensed(Action("aim", p.name, target=game.player_at[target]), seat,
                          ("aim", "raised"))

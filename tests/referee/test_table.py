@@ -337,3 +337,31 @@ def test_an_ambiguous_aim_is_left_to_the_godfather():
     p = players(port)
     assert p["Dee"]["target"] == "Cyd" and p["Dee"]["ambiguous"] == []
     assert port.table.game.sources[-1] == "tablet"
+
+
+def test_the_time_driver_sleeps_until_something_is_due():
+    port = LocalPort()
+    assert port.table.next_deadline() is None  # no game: nothing will ever be due
+    start(port)
+    choose_all(port)
+    assert port.table.next_deadline() is None  # waiting for a tap, not for the clock
+    port.do("countdown")
+    stage = port.table.stage
+    assert port.table.next_deadline() == stage.beats_ms[1]  # "two"
+    port.clock.advance(stage.beats_ms[2] - port.clock.now_ms())
+    port.table.tick()
+    assert port.table.next_deadline() == stage.decide_ms  # after "three": the snapshot
+    for seat, target in [(1, 2), (2, 3), (3, 4), (4, 1)]:
+        port.aim(seat, target)
+    port.clock.advance(stage.decide_ms - port.clock.now_ms())
+    port.table.tick()
+    port.act(type="privilege", player="Ana", order="Bob")
+    assert port.table.next_deadline() is None  # Bob's gun is still on his old target
+    port.aim(2, 2)
+    assert port.table.next_deadline() is None  # on himself: not a target
+    port.aim(2, 4)
+    due = port.table.next_deadline()
+    assert due == port.clock.now_ms() + port.table.timing.hold_ms
+    port.clock.advance(due - port.clock.now_ms())
+    port.table.tick()
+    assert players(port)["Bob"]["target"] == "Dee" and port.table.next_deadline() is None
