@@ -26,8 +26,15 @@ class Timing:
 Aim = int | tuple[int, ...] | None  # a held seat, the seats of an ambiguous aim, or none
 
 
+HORIZON_MS = 60_000.0  # a track forgets changes older than this before its newest one
+
+
 class Track:
-    """One sensed value over time: (t, value) changes in time order, whatever the arrival order."""
+    """One sensed value over time: (t, value) changes in time order, whatever the arrival order.
+
+    Bounded: changes more than `HORIZON_MS` older than the newest fold into `initial`, the
+    value in force since "forever", which is all a countdown or an order looks back to.
+    """
 
     def __init__(self, initial: object = None) -> None:
         self.times: list[float] = []
@@ -38,6 +45,11 @@ class Track:
         i = bisect.bisect_right(self.times, t)
         self.times.insert(i, t)
         self.values.insert(i, value)
+        oldest = self.times[-1] - HORIZON_MS
+        if self.times[0] < oldest:
+            i = bisect.bisect_left(self.times, oldest)
+            self.initial = self.values[i - 1]
+            del self.times[:i], self.values[:i]
 
     def at(self, t: float) -> object:
         """The value in force at time t (the last change at or before t)."""

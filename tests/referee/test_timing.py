@@ -103,3 +103,18 @@ def test_posture_snapshot(changes, down):
     for dt, v in reversed(changes):  # arrival order does not matter
         track.add(THREE + dt, v)
     assert posture_snapshot(track, THREE, T) is down
+
+
+def test_a_track_stays_bounded_and_still_answers_for_the_recent_past():
+    aim = Track()
+    for i in range(20_000):  # an hour of a gun switching between two players every 180 ms
+        aim.add(i * 180.0, 2 + i % 2)
+    assert len(aim.times) <= 60_000 / 180 + 1
+    last = 19_999 * 180.0
+    assert aim.at(last) == 3 and aim.at(last - 100) == 2
+    aim.add(0.0, None)  # a very late message from long ago changes nothing recent
+    assert len(aim.times) <= 60_000 / 180 + 1 and aim.at(last) == 3
+    steady = Track()
+    steady.add(0.0, 4)
+    steady.add(100_000.0, 4)  # still on 4: held since long before, as far as "three" cares
+    assert aim_snapshot(steady, None, 100_500.0, T, {4}) == 4
