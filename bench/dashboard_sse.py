@@ -32,7 +32,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from sensors_mqtt import free_port, percentiles, start_mosquitto  # noqa: E402
 from stack import start_live_table  # noqa: E402
 
-from companion.referee.table import Auth  # noqa: E402
+from companion.referee.commands import Auth  # noqa: E402
 
 NAMES = ("Ana", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal")
 

@@ -6,7 +6,8 @@ import threading
 import time
 from typing import Any
 
-from companion.referee.table import Auth, Table
+from companion.referee.commands import Auth
+from companion.referee.table import Table
 
 CONTROL = Auth(control=True)
 

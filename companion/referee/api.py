@@ -10,7 +10,8 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, session
 
-from companion.referee.table import Auth, CommandError, Table
+from companion.referee.commands import Auth, CommandError
+from companion.referee.table import Table
 
 WRONG_PIN_LIMIT = 5  # wrong tries ...
 WRONG_PIN_WINDOW_S = 60.0  # ... in this long lock the address out for as long

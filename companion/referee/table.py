@@ -1,82 +1,37 @@
 """The live table: one game, its journal, the sensors' readings and the referee's stage.
 
-Sensor facts, tablet and phone commands and the clock's ticks all arrive here, on
+Sensor facts, tablet and phone commands and the time driver all arrive here, on
 different threads, and are serialised by one lock. Rules actions come out of it: each
 one is checked by the engine, written to the journal, and only then applied and shown.
+The jobs around it live beside it: access (PIN, seat links), setup (a new game checked),
+stage (countdowns and what they read), views (what each audience sees).
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import logging
-import random
-import secrets
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, replace
 from typing import Any
 
 from companion.clock import Clock
+from companion.referee import stage as stages
 from companion.referee import views
+from companion.referee.access import Access
+from companion.referee.commands import EXACT_VERSION, Auth, CommandError
 from companion.referee.game import Game, engine_setup
 from companion.referee.journal import Journal
 from companion.referee.readings import Readings
 from companion.referee.settings import RefereeSettings
-from companion.referee.timing import (
-    aim_intervals,
-    aim_snapshot,
-    among,
-    new_aim,
-    posture_snapshot,
-)
+from companion.referee.setup import check_setup
+from companion.referee.stage import Sensed, Stage
 from companion.rules import Action, RuleError, apply_in_place, legal_actions, new_game
-from companion.rules.powers import KID, POWERS
-from companion.rules.setup import VARIANTS
 from companion.scenario.load import parse_action
 from companion.sensors.facts import Fact
 from companion.yamlfile import YamlError
 
 Listener = Callable[[int], None]
 log = logging.getLogger(__name__)
-# Commands that must be made against the very latest state, not only the current step.
-EXACT_VERSION = ("new_game", "undo")
-
-
-class CommandError(Exception):
-    """A refused command: `status` is the HTTP status the API answers with."""
-
-    def __init__(self, status: int, message: str, **extra: Any) -> None:
-        super().__init__(message)
-        self.status, self.message, self.extra = status, message, extra
-
-
-@dataclass(frozen=True)
-class Auth:
-    """Who sends a command: the Godfather's tablet (control) or a phone for one seat."""
-
-    control: bool = False
-    seat: int | None = None
-
-
-@dataclass(frozen=True)
-class Stage:
-    """The referee's step inside the rules step: what it is timing or watching."""
-
-    name: str = "idle"  # idle, countdown, kid, reaim
-    step: str | None = None  # holdup or courage, for a countdown
-    beats_ms: tuple[float, ...] = ()
-    three_ms: float = 0.0
-    decide_ms: float = 0.0
-    since_ms: float = 0.0  # reaim: when the order was given
-    beat: int = 0  # beats announced so far
-
-    def public(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name}
-        if self.name in ("countdown", "kid"):
-            out.update(step=self.step, beat=self.beat, beats_ms=list(self.beats_ms),
-                       cutoff_ms=self.three_ms, decide_ms=self.decide_ms)
-        return out
 
 
 class Table:
@@ -85,8 +40,7 @@ class Table:
         self.name, self.settings, self.journal, self.clock = name, settings, journal, clock
         self.simulator = simulator
         self.timing = settings.timing
-        self.pin = settings.pin or f"{secrets.randbelow(10**4):04d}"
-        self._secret = journal.secret()
+        self.access = Access(name, journal.secret(), settings.pin)
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self.readings = Readings()
@@ -135,7 +89,10 @@ class Table:
             apply_in_place(state, entry.action)  # accepted once: the rules accept it again
             game.actions.append(entry.action)
             game.sources.append(entry.source)
+        if state.phase == "over":
+            game.history = views.history(game)
         self.game = game
+        self.access.game = game_id
         self.stage = Stage()
         self.ambiguous = {}
         if state.phase == "privilege" and state.ordered is not None:  # (an undo, a restart)
@@ -161,16 +118,18 @@ class Table:
             if name in self.lay_down
             or self.readings.now(game.seat_of[name], "posture", now) != "down"}
 
+    @property
+    def pin(self) -> str:
+        return self.access.pin
+
     def seat_token(self, seat: int) -> str:
-        game = self.game.id if self.game else 0
-        msg = f"{self.name}:{game}:{seat}".encode()
-        return hmac.new(self._secret, msg, hashlib.sha256).hexdigest()[:20]
+        return self.access.seat_token(seat)
 
     def check_seat_token(self, seat: int, token: str) -> bool:
-        return hmac.compare_digest(self.seat_token(seat), token or "")
+        return self.access.check_seat_token(seat, token)
 
     def check_pin(self, pin: str) -> bool:
-        return hmac.compare_digest(self.pin.encode(), (pin or "").encode())
+        return self.access.check_pin(pin)
 
     # -- sensor input --------------------------------------------------------------------
 
@@ -227,69 +186,13 @@ class Table:
         if self.game and self.game.state.phase != "over" and cmd.get("abandon") is not True:
             raise CommandError(422, "a game is in progress: send abandon: true to end it",
                                rule="R1")
-        setup = self._check_setup(cmd)
+        setup = check_setup(cmd)
         game_id = self.journal.new_game(setup, self.clock.now_ms())
         if self.game:
             self.journal.finish(self.game.id)
         self.lay_down.clear()
         self._load(game_id)
         self._changed(game=True)
-
-    def _check_setup(self, cmd: dict[str, Any]) -> dict[str, Any]:
-        players = cmd.get("players")
-        if not isinstance(players, list) or not 4 <= len(players) <= 8:
-            raise CommandError(400, "players: list 4 to 8 players, clockwise from the "
-                                    "Godfather's desk")
-        names: list[str] = []
-        seats: dict[str, int] = {}
-        for i, p in enumerate(players):
-            entry = p if isinstance(p, dict) else {"name": p, "seat": i + 1}
-            name, seat = entry.get("name"), entry.get("seat")
-            if not isinstance(name, str) or not name.strip() or len(name) > 24:
-                raise CommandError(400, f"players[{i}].name: a name of 1 to 24 characters")
-            if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= 8:
-                raise CommandError(400, f"players[{i}].seat: a seat from 1 to 8")
-            if name in seats or seat in seats.values():
-                raise CommandError(400, f"players[{i}]: {name!r} or seat {seat} is given twice")
-            names.append(name)
-            seats[name] = seat
-        order = sorted(seats.values())
-        if [seats[n] for n in names] != order[order.index(seats[names[0]]):] + \
-                order[: order.index(seats[names[0]])]:
-            raise CommandError(400, "players: list them clockwise, by seat number, from "
-                                    "the Godfather's desk")
-        seed = cmd.get("seed", secrets.randbelow(2**31))
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise CommandError(400, "seed: a whole number")
-        powers = self._check_powers(cmd.get("powers", "none"), names, seed)
-        variant = cmd.get("variant", {})
-        if not isinstance(variant, dict) or any(
-                k not in VARIANTS or v not in VARIANTS[k] for k, v in variant.items()):
-            raise CommandError(400, f"variant: known switches are {VARIANTS}")
-        cards = cmd.get("cards", "digital")
-        if cards not in ("digital", "physical"):
-            raise CommandError(400, "cards: digital or physical")
-        loot = cmd.get("loot", "digital")
-        if loot not in ("digital", "physical"):
-            raise CommandError(400, "loot: digital (the companion deals) or physical (the "
-                                    "Godfather enters the cards turned up)")
-        return {"players": names, "seats": seats, "powers": powers, "seed": seed,
-                "variant": variant, "cards": cards, "loot": loot}
-
-    def _check_powers(self, powers: Any, names: list[str], seed: int) -> dict[str, str]:
-        if powers == "none":
-            return {}
-        if powers == "random":  # dealt from the game's seed: a seed repeats the whole game
-            dealt = random.Random(seed).sample(POWERS, len(names))
-            return dict(zip(names, dealt, strict=True))
-        if not isinstance(powers, dict) or any(n not in names for n in powers):
-            raise CommandError(400, "powers: \"none\", \"random\" or {player: power}")
-        for name, power in powers.items():
-            if power not in POWERS:
-                raise CommandError(400, f"powers.{name}: unknown power {power!r}")
-        if len(set(powers.values())) != len(powers):
-            raise CommandError(400, "powers: a power is dealt twice")
-        return dict(powers)
 
     def _action(self, cmd: dict[str, Any], auth: Auth) -> None:
         game = self._need_game()
@@ -336,6 +239,7 @@ class Table:
                 self.ambiguous.clear()
             elif e["type"] == "game_over":
                 self.journal.finish(game.id)
+                game.history = views.history(game)  # the end chart: built once
         s = game.state
         if self.stage.name == "reaim" and s.ordered is None:
             self.stage = Stage()
@@ -343,21 +247,9 @@ class Table:
             self.stage = Stage("reaim", since_ms=now)
 
     def _countdown(self, _cmd: dict[str, Any], _auth: Auth) -> None:
-        s = self._need_game().state
-        step = None
-        if s.phase == "holdup" and any(not p.aimed for p in s.living()):
-            step = "holdup"
-        elif s.phase == "courage" and any(p.down is None for p in s.living()):
-            step = "courage"
-        if step is None or self.stage.name != "idle" or self.paused:
-            raise CommandError(422, "no countdown now: the hold-up and courage steps have one, "
-                                    "once every card is down", rule="R3")
-        now = self.clock.now_ms()
-        beats = tuple(now + i * self.timing.beat_ms for i in range(3))
-        three = beats[-1]
-        decide = three + (self.timing.too_slow_ms if step == "holdup" else
-                          self.timing.posture_ms) + self.timing.settle_ms
-        self.stage = Stage("countdown", step, beats, three, decide, beat=1)
+        game = self._need_game()
+        self.stage = stages.countdown(game.state, self.stage, self.paused,
+                                      self.clock.now_ms(), self.timing)
         self._changed(game=True)
 
     def _override(self, cmd: dict[str, Any], _auth: Auth) -> None:
@@ -408,118 +300,52 @@ class Table:
     def tick(self) -> None:
         """Do what is due now: a beat, a snapshot, an obeyed order (see `next_deadline`)."""
         with self._lock:
-            if self.paused or self.game is None or self.stage.name == "idle":
+            game, st = self.game, self.stage
+            if self.paused or game is None or st.name == "idle":
                 return
             now = self.clock.now_ms()
-            st = self.stage
-            if st.name == "countdown" and st.beat < 3 and now >= st.beats_ms[st.beat]:
-                beat = sum(1 for b in st.beats_ms if now >= b)
-                self.stage = replace(st, beat=beat)
+            if st.name == "reaim":
+                if game.state.ordered is None:
+                    self.stage = Stage()
+                    self._changed(game=True)
+                    return
+                sensed = stages.reaim(game, st, self.readings, now, self.timing)
+                if sensed is not None:
+                    self._sensed(sensed)
+                return
+            if stages.beat(st, now) != st:
+                self.stage = stages.beat(st, now)
                 self._changed(game=False)
-            if st.name in ("countdown", "kid") and now >= st.decide_ms:
-                self._snapshot()
-            elif st.name == "reaim":
-                self._watch_reaim(now)
+            if now >= st.decide_ms:
+                self._snapshot(st)
 
     def next_deadline(self) -> float | None:
         """When `tick` next has something to do, on the table's clock; None: only a change
         (a fact, a command) can give it work. The time driver sleeps until then."""
         with self._lock:
-            st = self.stage
-            if self.paused or self.game is None or st.name == "idle":
-                return None
-            if st.name == "countdown" and st.beat < 3:
-                return st.beats_ms[st.beat]
-            if st.name in ("countdown", "kid"):
-                return st.decide_ms
-            return self._reaim_deadline()
+            return stages.next_deadline(self.game, self.stage, self.paused, self.readings,
+                                        self.clock.now_ms(), self.timing)
 
-    def _reaim_deadline(self) -> float | None:
-        """When the ordered gun's current aim, if it is an allowed one, will have been held."""
-        game = self._need_game()
-        s = game.state
-        if s.ordered is None:
-            return self.clock.now_ms()  # nothing to watch: tick ends the stage
-        seat, allowed = self._reaim_targets()
-        aim, raised = self.readings.aim_tracks(seat)
-        intervals = aim_intervals(aim, raised, self.clock.now_ms())
-        if not intervals or intervals[-1][1] is not None:
-            return None
-        start, _end, value = intervals[-1]
-        if not isinstance(among(value, allowed), int):
-            return None
-        return max(start, self.stage.since_ms) + self.timing.hold_ms
-
-    def _reaim_targets(self) -> tuple[int, set[int]]:
-        """The ordered gun's seat, and the seats it may turn to (not its old target)."""
-        game = self._need_game()
-        s = game.state
-        p = s.players[s.ordered] if s.ordered is not None else None
-        assert p is not None
-        old = {game.seat_of[s.players[p.target].name]} if p.target is not None else set()
-        return game.seat_of[p.name], self._valid_targets(p.name) - old
-
-    def _valid_targets(self, name: str) -> set[int]:
-        game = self._need_game()
-        return {game.seat_of[p.name] for p in game.state.living() if p.name != name}
-
-    def _source(self, seat: int, kinds: tuple[str, ...]) -> str:
-        return "override" if any(self.readings.is_manual(seat, k) for k in kinds) else "sensor"
-
-    def _sensed(self, action: Action, seat: int, kinds: tuple[str, ...]) -> None:
-        """Apply what a snapshot read; a refusal (a tap got there first) is only logged."""
+    def _sensed(self, sensed: Sensed) -> None:
+        """Apply what the sensors read; a refusal (a tap got there first) is only logged."""
+        manual = any(self.readings.is_manual(sensed.seat, k) for k in sensed.kinds)
         try:
-            self._apply(action, self._source(seat, kinds))
+            self._apply(sensed.action, "override" if manual else "sensor")
         except CommandError as e:
-            log.warning("snapshot action %s refused: %s", action, e.message)
+            log.warning("sensed action %s refused: %s", sensed.action, e.message)
 
-    def _snapshot(self) -> None:
+    def _snapshot(self, st: Stage) -> None:
         game = self._need_game()
-        st, s = self.stage, game.state
         self.stage = Stage()
         try:
-            if st.step == "courage":
-                for p in [p for p in s.living() if p.down is None]:
-                    seat = game.seat_of[p.name]
-                    posture = self.readings.track(seat, "posture")
-                    down = posture is not None and posture_snapshot(posture, st.three_ms,
-                                                                    self.timing)
-                    self._sensed(Action("courage", p.name, down=down), seat, ("posture",))
-                return
-            waiting = [p for p in s.living() if not p.aimed]
-            kid_turn = st.name == "kid" or all(p.power == KID for p in waiting)
-            for p in [p for p in waiting if (p.power == KID) == kid_turn]:
-                seat = game.seat_of[p.name]
-                aim, raised = self.readings.aim_tracks(seat)
-                target = aim_snapshot(aim, raised, st.three_ms, self.timing,
-                                      self._valid_targets(p.name))
-                if isinstance(target, tuple):  # the gun saw two players: not ours to guess
-                    self.ambiguous[p.name] = list(target)
-                    continue
-                self._sensed(Action("aim", p.name, target=game.player_at.get(target)
-                                    if target else None), seat, ("aim", "raised"))
-            s = game.state
-            kid = next((p for p in s.living() if p.power == KID and not p.aimed), None)
-            if kid is not None and s.phase == "holdup":
-                now = self.clock.now_ms()
-                self.stage = Stage("kid", "holdup", (now,), now,
-                                   now + self.timing.too_slow_ms + self.timing.settle_ms, beat=3)
+            actions, ambiguous = stages.snapshot(game, st, self.readings, self.timing)
+            self.ambiguous.update(ambiguous)
+            for sensed in actions:
+                self._sensed(sensed)
+            if st.step == "holdup":
+                self.stage = stages.after_snapshot(game.state, self.clock.now_ms(), self.timing)
         finally:
             self._changed(game=True)
-
-    def _watch_reaim(self, now: float) -> None:
-        game = self._need_game()
-        s = game.state
-        if s.ordered is None:
-            self.stage = Stage()
-            return
-        p = s.players[s.ordered]
-        seat, allowed = self._reaim_targets()
-        aim, raised = self.readings.aim_tracks(seat)
-        target = new_aim(aim, raised, self.stage.since_ms, now, self.timing, allowed)
-        if target is not None:
-            self._sensed(Action("aim", p.name, target=game.player_at[target]), seat,
-                         ("aim", "raised"))
 
     # -- views ---------------------------------------------------------------------------
 
@@ -527,17 +353,30 @@ class Table:
         with self._lock:
             return legal_actions(self.game.state) if self.game else []
 
-    def public_state(self) -> dict[str, Any]:
+    def view(self) -> views.Snapshot:
+        """The table now, frozen for the views (see views.Snapshot)."""
         with self._lock:
-            return views.public(self)
+            game, now = self.game, self.clock.now_ms()
+            seats = sorted(game.player_at) if game else []
+            r = self.readings
+            return views.Snapshot(
+                self.name, self.version, self.revision, self.paused, self.stage, now, game,
+                sensors={seat: {"aim": r.now(seat, "aim", now),
+                                "raised": r.now(seat, "raised", now),
+                                "posture": r.now(seat, "posture", now),
+                                "manual": r.manual(seat)} for seat in seats},
+                lay_down=frozenset(self.lay_down), ambiguous=dict(self.ambiguous),
+                names=dict(self.settings.names),
+                seat_tokens={seat: self.access.seat_token(seat) for seat in seats})
+
+    def public_state(self) -> dict[str, Any]:
+        return views.public(self.view())
 
     def control_state(self) -> dict[str, Any]:
-        with self._lock:
-            return views.control(self)
+        return views.control(self.view())
 
     def seat_state(self, seat: int) -> dict[str, Any]:
-        with self._lock:
-            return views.seat(self, seat)
+        return views.seat(self.view(), seat)
 
 
 _COMMANDS: dict[str, Callable[[Table, dict[str, Any], Auth], None]] = {

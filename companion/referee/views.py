@@ -8,16 +8,15 @@ as counts until the game is over, as the rules suggest.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import Any
 
 from companion.referee.game import Game, engine_setup
+from companion.referee.stage import Stage
 from companion.rules import apply_in_place, legal_actions, new_game
 from companion.rules.engine import waiting_for
 from companion.rules.scoring import scores
 from companion.story import describe
-
-if TYPE_CHECKING:
-    from companion.referee.table import Table
 
 SECRET_FIELDS = {"professional": ("loot",), "vulture": ("loot",), "junk": ("got",)}
 HAND_FIELDS = ("card", "give", "discard")  # an action naming one of these tells a hand
@@ -39,10 +38,29 @@ def public_event(e: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def public(t: Table) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Snapshot:
+    """The table at one instant, as the views need it: taken under the table's lock, read
+    without it. A game's state is never changed once shown (an action makes a new one)."""
+
+    table: str
+    version: int
+    revision: int
+    paused: bool
+    stage: Stage
+    now_ms: float
+    game: Game | None
+    sensors: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> readings now
+    lay_down: frozenset[str] = frozenset()
+    ambiguous: dict[str, list[int]] = field(default_factory=dict)
+    names: dict[int, str] = field(default_factory=dict)  # default player names by seat
+    seat_tokens: dict[int, str] = field(default_factory=dict)
+
+
+def public(t: Snapshot) -> dict[str, Any]:
     base: dict[str, Any] = {
-        "version": t.version, "revision": t.revision, "table": t.name, "paused": t.paused,
-        "stage": t.stage.public(), "game": None, "players": [], "now_ms": t.clock.now_ms(),
+        "version": t.version, "revision": t.revision, "table": t.table, "paused": t.paused,
+        "stage": t.stage.public(), "game": None, "players": [], "now_ms": t.now_ms,
     }
     game = t.game
     if game is None:
@@ -50,7 +68,6 @@ def public(t: Table) -> dict[str, Any]:
     s = game.state
     over = s.phase == "over"
     totals = scores(s)
-    now = t.clock.now_ms()
     players = []
     for p in s.players:
         seat = game.seat_of[p.name]
@@ -62,10 +79,7 @@ def public(t: Table) -> dict[str, Any]:
             "down": p.down, "in_split": p.in_split, "loot_count": len(p.loot),
             "lay_down": p.name in t.lay_down,
             "ambiguous": [game.player_at[s_] for s_ in t.ambiguous.get(p.name, ())],
-            "sensors": {"aim": t.readings.now(seat, "aim", now),
-                        "raised": t.readings.now(seat, "raised", now),
-                        "posture": t.readings.now(seat, "posture", now),
-                        "manual": t.readings.manual(seat)},
+            "sensors": t.sensors[seat],
         })
     base.update({
         "game": game.id,
@@ -84,8 +98,6 @@ def public(t: Table) -> dict[str, Any]:
     if over:
         base["final"] = [{"name": p.name, "alive": p.alive, "wounds": p.wounds,
                           "loot": p.loot[:], "score": totals[p.seat]} for p in s.players]
-        if game.history is None:  # a finished game changes no more (an undo reloads it)
-            game.history = history(game)
         base["history"] = game.history
     return base
 
@@ -107,16 +119,16 @@ def history(game: Game) -> dict[str, Any]:
     return {"wealth": wealth[1:], "shots": shots}
 
 
-def control(t: Table) -> dict[str, Any]:
+def control(t: Snapshot) -> dict[str, Any]:
     out = public(t)
     game = t.game
-    out["default_names"] = {str(seat): name for seat, name in sorted(t.settings.names.items())}
+    out["default_names"] = {str(seat): name for seat, name in sorted(t.names.items())}
     # The Godfather is a player too: no button may tell what another player holds.
     out["legal"] = [] if game is None else [
         a.to_dict() for a in legal_actions(game.state) if not _tells_a_hand(a.to_dict())]
     out["seats"] = [] if game is None else [
-        {"seat": seat, "player": name, "token": t.seat_token(seat),
-         "url": f"/seat/{seat}?token={t.seat_token(seat)}"}
+        {"seat": seat, "player": name, "token": t.seat_tokens[seat],
+         "url": f"/seat/{seat}?token={t.seat_tokens[seat]}"}
         for seat, name in sorted(game.player_at.items())
     ]
     return out
@@ -127,7 +139,7 @@ def _tells_a_hand(action: dict[str, Any]) -> bool:
     return action["type"] != "reveal" and any(action.get(f) is not None for f in HAND_FIELDS)
 
 
-def seat(t: Table, seat_no: int) -> dict[str, Any]:
+def seat(t: Snapshot, seat_no: int) -> dict[str, Any]:
     out = public(t)
     game = t.game
     if game is None or seat_no not in game.player_at:

@@ -12,9 +12,10 @@ from companion.clock import SYSTEM_CLOCK
 from companion.dashboard import WEB_DIR
 from companion.dashboard.app import create_app
 from companion.dashboard.settings import DashboardSettings
+from companion.referee.commands import Auth
 from companion.referee.journal import Journal
 from companion.referee.settings import RefereeSettings
-from companion.referee.table import Auth, Table
+from companion.referee.table import Table
 
 PIN = "1357"
 

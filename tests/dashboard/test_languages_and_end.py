@@ -6,7 +6,7 @@ import random
 
 from playwright.sync_api import expect
 
-from companion.referee.table import Auth
+from companion.referee.commands import Auth
 
 GODFATHER = Auth(control=True)
 

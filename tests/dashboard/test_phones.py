@@ -8,7 +8,7 @@ import urllib.request
 from playwright.sync_api import expect
 from stack import PIN
 
-from companion.referee.table import Auth
+from companion.referee.commands import Auth
 
 
 def get_json(url: str, headers: dict[str, str] | None = None) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 from stack import PIN
 
-from companion.referee.table import Auth
+from companion.referee.commands import Auth
 
 
 def log_in(page) -> None:

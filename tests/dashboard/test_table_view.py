@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from companion.referee.table import Auth
+from companion.referee.commands import Auth
 
 GODFATHER = Auth(control=True)
 NAMES = ("Ana", "Bob", "Cyd", "Dee")

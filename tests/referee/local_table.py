@@ -6,9 +6,10 @@ from pathlib import Path
 from typing import Any
 
 from companion.clock import FakeClock
+from companion.referee.commands import Auth
 from companion.referee.journal import Journal
 from companion.referee.settings import RefereeSettings
-from companion.referee.table import Auth, Table
+from companion.referee.table import Table
 from companion.sensors.facts import Fact
 
 CONTROL = Auth(control=True)

@@ -11,8 +11,8 @@ import pytest
 from local_table import NAMES8, LocalPort
 
 from companion.bots.table_bot import TableBot
+from companion.referee.commands import Auth, CommandError
 from companion.referee.export import export_scenario
-from companion.referee.table import Auth, CommandError
 from companion.sensors.facts import Fact
 
 
