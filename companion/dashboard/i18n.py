@@ -1,4 +1,4 @@
-"""The four rulebook languages: catalogs in companion/web/i18n, and which one a request gets.
+"""The four rulebook languages: catalogs in web/i18n, and which one a request gets.
 
 One flat catalog per language serves both the templates (`t("ui.round")`) and the
 page scripts, which render game events from their dicts with the same catalog, so

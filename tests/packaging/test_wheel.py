@@ -1,0 +1,66 @@
+"""The package as a user installs it: a wheel with every module and the pages from web/."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_every_package_of_the_source_is_listed():
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+                 ["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts)
+             for p in (ROOT / "companion").rglob("__init__.py")}
+    assert found | {"companion.web"} == listed
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                    "-w", str(out), str(ROOT)], check=True, capture_output=True, cwd=out)
+    return next(out.glob("*.whl"))
+
+
+def test_the_wheel_ships_the_pages(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    for page in ("table.html", "referee.html", "seat.html", "sim.html"):
+        assert f"companion/web/templates/{page}" in names
+    assert "companion/web/static/js/live.js" in names
+    assert {f"companion/web/i18n/{lang}.json" for lang in ("en", "fr", "de", "es")} <= set(names)
+
+
+def test_the_dashboard_serves_its_pages_from_the_wheel(wheel, tmp_path):
+    target = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(target)
+    script = (
+        "import companion, json\n"
+        "from companion.clock import SYSTEM_CLOCK\n"
+        "from companion.dashboard.app import create_app\n"
+        "from companion.dashboard.settings import DashboardSettings\n"
+        "from companion.referee.journal import Journal\n"
+        "from companion.referee.settings import RefereeSettings\n"
+        "from companion.referee.table import Table\n"
+        "t = Table('w', RefereeSettings(pin='2468'), Journal(':memory:'), SYSTEM_CLOCK)\n"
+        "c = create_app(t, DashboardSettings()).test_client()\n"
+        "r, s = c.get('/'), c.get('/static/js/live.js')\n"
+        "print(json.dumps([companion.__file__, r.status_code, r.get_data(as_text=True),"
+        " s.status_code]))\n")
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, check=True)
+    import json
+
+    where, status, html, static = json.loads(done.stdout)
+    assert where.startswith(str(target)), where  # the wheel's code, not the clone's
+    assert status == 200 and static == 200
+    assert re.search(r"<title>[^<]+</title>", html)

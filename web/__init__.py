@@ -1,0 +1,1 @@
+"""The dashboard's pages, scripts, styles and translations, installed as `companion.web`."""
