@@ -23,7 +23,7 @@ from companion.wire import linecodec
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 FIRMWARE = ROOT / "firmware"
-PATH = [HERE / "stubs", ROOT / "companion" / "wire", FIRMWARE / "lib"]
+PATH = [HERE / "stubs", ROOT / "companion" / "wire", FIRMWARE / "lib", FIRMWARE / "hub"]
 ORACLE_PATH = [*PATH, HERE / "mp"]
 
 

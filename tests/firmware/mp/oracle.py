@@ -6,8 +6,12 @@ test can generate cases in CPython and check what the real runtime makes of them
 
 import json
 import sys
+import time
 
 import aimrule
+import hubhw
+import machine
+import rp2
 from debounce import Debouncer
 from drive import drive_hub
 from hubcore import Hub
@@ -38,12 +42,57 @@ def hub(args, events):
     return drive_hub(Hub, args, events)
 
 
+class _Recorder:
+    """Takes the slots a ring hands over, as the hub core would."""
+
+    def __init__(self):
+        self.slots = []
+        self.late = 0
+
+    def slot(self, now_ms, seat, rx_mask):
+        self.slots.append([seat, rx_mask])
+
+
+def slot_irq(config, schedule, ir, plan):
+    """The slot IRQ of hubhw.Slots, its edges raised here one by one (no clock thread).
+
+    `ir` is the world's {"seat": gun mask}; `plan` is a list of steps: ["slots", n, gap_us]
+    (n slots, a slot start every gap_us), ["drain"]. Returns, per slot, [seat on the
+    address or 0, carrier duty during the burst, duty after it], what each drain handed
+    over, and the late count.
+    """
+    machine._ir.append((0, {int(k): v for k, v in ir.items()}))
+    rp2.StateMachine.active = lambda self, on=None: None  # edges come from this function
+    slots = hubhw.Slots(config)
+    slots.play(schedule, config["slot_us"])
+    pio = rp2._pios[0]
+    played = []
+    drained = []
+    for step in plan:
+        if step[0] == "drain":
+            hub = _Recorder()
+            slots.drain(hub)
+            drained.append(hub.slots)
+            continue
+        for _ in range(step[1]):
+            due = time.ticks_add(time.ticks_us(), step[2])
+            pio._raise(rp2.PIO.IRQ_SM0)
+            address = (machine.mem32._out >> 9 & 7) + 1
+            duty = slots._carrier.duty
+            pio._raise(rp2.PIO.IRQ_SM1)
+            played.append([address if duty else 0, duty, slots._carrier.duty])
+            while time.ticks_diff(due, time.ticks_us()) > 0:
+                pass
+    return {"played": played, "drained": drained, "late": slots.late}
+
+
 HANDLERS = {
     "debounce": debounce,
     "aim": aim,
     "lock": aimrule.lock,
     "window_rounds": aimrule.window_rounds,
     "hub": hub,
+    "slot_irq": slot_irq,
 }
 
 
