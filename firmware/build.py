@@ -1,9 +1,9 @@
-"""Build the file set of a board, compiled with mpy-cross, and report its size.
+"""Build the hub's file set, compiled with mpy-cross, and report its size.
 
-    python firmware/build.py gun hub            # build/firmware/<board>/, sizes printed
-    python firmware/build.py --sizes-only gun   # just the table
+    python firmware/build.py hub                # build/firmware/hub/, sizes printed
+    python firmware/build.py --sizes-only hub   # just the table
 
-Each board gets a tree that mirrors its flash: `main.py` (kept as source: MicroPython
+The board gets a tree that mirrors its flash: `main.py` (kept as source: MicroPython
 runs only a main.py at boot), `lib/*.mpy` (the shared pure code from companion/wire
 and the board's own modules, compiled), and `config.json` from firmware/config/.
 Copy it over with `mpremote` (see firmware/README.md).
@@ -21,12 +21,9 @@ WIRE = ROOT / "companion" / "wire"
 FIRMWARE = ROOT / "firmware"
 
 # what goes to each board's /lib, then its main.py and example config
-SHARED_LIB = [WIRE / "linecodec.py", WIRE / "irframe.py", WIRE / "debounce.py"]
-SHARED_LIB += [FIRMWARE / "lib" / "proto.py", FIRMWARE / "lib" / "board.py"]
-BOARDS = {
-    "gun": [FIRMWARE / "gun" / "gun.py", FIRMWARE / "gun" / "edgelog.py"],
-    "hub": [FIRMWARE / "hub" / "hub.py", FIRMWARE / "hub" / "beacons.py"],
-}
+SHARED_LIB = [WIRE / (name + ".py") for name in ("linecodec", "debounce", "proto", "aimrule")]
+SHARED_LIB += [WIRE / "hubcore.py", FIRMWARE / "lib" / "board.py"]
+BOARDS = {"hub": [FIRMWARE / "hub" / "hubhw.py"]}
 
 
 def lib_sources(board):

@@ -1,48 +1,62 @@
-"""Standee hub firmware: 8 IR beacons in turn, 8 standee switches, USB serial.
+"""Hub firmware (RP2040): the table's IR slots, the lock LEDs, tilts and standees, USB.
 
-The logic is in hub.py, the beacon timing in beacons.py; this file wires them to the
-pins named in config.json.
+The logic is the hub core's (companion/wire/hubcore.py), the hardware layer hubhw.py's;
+this file wires them to the pins named in config.json.
 """
 
-import time
-
 import board
-import machine
-from beacons import Beacons
-from hub import Hub
+from hubcore import Hub
+from hubhw import Panel, Slots
 
 DEFAULTS = {
     "seats": [1, 2, 3, 4, 5, 6, 7, 8],
-    "slot_us": 14000,
+    "slot_us": 2000,
+    "hold_ms": 500,
     "debounce_ms": 30,
     "wdt_ms": 2000,
     "carrier_hz": 38000,
-    "duty_u16": 21845,  # LED on for a third of each carrier period
+    "duty_u16": 21845,  # the carrier on for a third of each period
+    "tilt_raised_level": 0,  # a tilt input reads this while the gun is raised
+    "post_up_level": 0,  # a reed input reads this while the standee stands on it
 }
+LED_PIN = 25  # the Pico's on-board LED: blinks an error code when the hub cannot start
+BLINK_MS = 125  # a blinking lock LED: 4 Hz
+
+
+def check(config):
+    """Refuse pins this layer cannot drive: receivers and address must be contiguous."""
+    pins = config["pins"]
+    for key, n in (("receivers", 8), ("address", 3)):
+        first = pins[key][0]
+        if list(pins[key]) != list(range(first, first + n)):
+            raise ValueError(f"config.json: pins.{key} must be {n} GPs in a row")
+    for s in config["seats"]:
+        if not 1 <= s <= 8:
+            raise ValueError("config.json: seats are 1..8")
 
 
 def main():
-    config = board.load_config(DEFAULTS)
-    seats = config["seats"]
-    pins = config["pins"]
-    pwms = {}
-    switches = {}
-    for i, seat in enumerate(seats):
-        beacon = machine.Pin(pins["beacons"][i])
-        pwms[seat] = machine.PWM(beacon, freq=config["carrier_hz"], duty_u16=0)
-        switches[seat] = machine.Pin(pins["switches"][i], machine.Pin.IN, machine.Pin.PULL_UP)
-
-    def up(seat):
-        return 1 if switches[seat].value() == 0 else 0  # closed to ground while standing
-
-    hub = Hub(config["id"], seats, config["slot_us"], config["debounce_ms"], [up(s) for s in seats])
-    beacons = Beacons(hub, pwms, config["duty_u16"])
+    try:
+        config = board.load_config(DEFAULTS)
+        check(config)
+        slots = Slots(config)
+        panel = Panel(config)
+        tilts, posts = panel.read()
+        hub = Hub(config["id"], config["seats"], config["slot_us"], config["hold_ms"],
+                  config["debounce_ms"], tilts, posts)
+    except Exception as e:  # a broken config.json: say so and wait at the REPL
+        board.fail(e, LED_PIN)
+        return
+    played = [None]
 
     def step(now_ms):
-        beacons.next_slot()
-        now_ms = time.ticks_ms()  # the frame took most of a slot
-        for seat in seats:
-            hub.switch(now_ms, seat, up(seat))
+        if hub.order is not played[0]:  # at boot and after SLOTS
+            played[0] = hub.order
+            slots.play(hub.schedule(), hub.slot_us)
+        slots.drain(hub)
+        tilts, posts = panel.read()
+        hub.inputs(now_ms, tilts, posts)
+        panel.show(hub.lock_mask(now_ms // BLINK_MS % 2 == 0))
 
     board.run(hub, step, config)
 

@@ -1,6 +1,6 @@
-"""The hardware side shared by both boards: config file, USB serial link, watchdog, loop.
+"""The board's plumbing: config file, USB serial link, watchdog, main loop, error blink.
 
-Kept thin on purpose: the logic worth testing lives in proto, gun and hub; this only
+Kept thin on purpose: the logic worth testing lives in proto and hubcore; this only
 moves bytes and readings in and out, so it runs unchanged on a board and under the
 unix port with a stand-in `machine` module.
 """
@@ -14,6 +14,8 @@ import linecodec
 import machine
 
 CONFIG_PATH = "config.json"
+FAIL_BLINK = b"\x01\x00\x01\x00\x01\x00\x00\x00\x00\x00"  # 3 flashes, then dark
+FAIL_STEP_MS = 200
 
 
 def load_config(defaults, path=CONFIG_PATH):
@@ -25,6 +27,25 @@ def load_config(defaults, path=CONFIG_PATH):
         if key not in config:
             raise KeyError("config.json: missing " + key)
     return config
+
+
+def fail(error, led_pin):
+    """A board that cannot start: say why on the USB REPL, blink, and stay at the REPL.
+
+    The LED flashes three times every 2 s from a timer, so the board can be seen to be
+    stuck, while main.py returns to the REPL (no watchdog is running yet) for a fixed
+    config.json to be copied over.
+    """
+    sys.print_exception(error)
+    print("board not started: fix config.json (firmware/README.md)")
+    led = machine.Pin(led_pin, machine.Pin.OUT)
+    step = [0]
+
+    def blink(timer):
+        led.value(FAIL_BLINK[step[0]])
+        step[0] = (step[0] + 1) % len(FAIL_BLINK)
+
+    machine.Timer(mode=machine.Timer.PERIODIC, period=FAIL_STEP_MS, callback=blink)
 
 
 class Link:
@@ -104,6 +125,7 @@ def run(board, step, config):
             board.tick(now)
             link.write(board.out)
             del board.out[:]
+            board.dropped = link.dropped
             wdt.feed()
             machine.idle()
     except KeyboardInterrupt:

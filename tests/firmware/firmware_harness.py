@@ -23,13 +23,8 @@ from companion.wire import linecodec
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 FIRMWARE = ROOT / "firmware"
-PATH = [
-    HERE / "stubs",
-    ROOT / "companion" / "wire",
-    FIRMWARE / "lib",
-    FIRMWARE / "gun",
-    FIRMWARE / "hub",
-]
+PATH = [HERE / "stubs", ROOT / "companion" / "wire", FIRMWARE / "lib", FIRMWARE / "hub"]
+ORACLE_PATH = [*PATH, HERE / "mp"]
 
 
 def load_build():
@@ -82,7 +77,7 @@ class MicroPython:
             [self.binary, "-X", "heapsize=64M", str(HERE / "mp" / "oracle.py")],
             input=json.dumps(list(requests)).encode(),
             capture_output=True,
-            env=self.env(),
+            env=self.env(ORACLE_PATH),
             timeout=60,
         )
         assert proc.returncode == 0, proc.stderr.decode()
@@ -184,13 +179,16 @@ class BoardOnPty:
                 return seen
 
 
-_SEAT = r"(?:[1-9]|1[0-5])"
+_SEAT = r"[1-8]"
+_SEATS = _SEAT + r"(?:," + _SEAT + r")*"
 _BOARD_FIELDS = {  # PROTOCOL.md: the fields after SEQ and T of each board message
-    "HELLO": r"1 (gun|hub) [a-z0-9-]{1,16} \d+\.\d+\.\d+ (?:0|" + _SEAT + ")",
-    "HB": r"",
-    "AIM": r"(?:-|" + _SEAT + ")",
-    "TILT": r"[01]",
+    "HELLO": r"2 hub [a-z0-9-]{1,16} \d+\.\d+\.\d+ 0",
+    "HB": r"\d{1,5}",
+    "SEEN": r"\d{1,5} [0-9a-f]{1,2}(?:,[0-9a-f]{1,2})*",
+    "TILT": _SEAT + r" [01]",
     "POST": _SEAT + r" (?:up|down)",
+    "SLOTS": r"\d{4} " + _SEATS,
+    "STAT": r"\d+ \d+ \d+ \d+",
     "PONG": r"[0-9a-fA-F]{1,8}",
     "OK": r"[A-Z]+",
     "ERR": r"(?:crc|syntax|unknown|range)",

@@ -8,24 +8,13 @@ import json
 import sys
 import time
 
-import beacons as beacons_module
-import irframe
+import aimrule
+import hubhw
 import machine
-from beacons import Beacons, play
+import rp2
 from debounce import Debouncer
-from edgelog import EdgeLog
-from gun import Gun
-from hub import Hub
-
-
-def receive(edges):
-    receiver = irframe.Receiver()
-    got = []
-    for dt, level in edges:
-        seat = receiver.edge(dt, level)
-        if seat is not None:
-            got.append(seat)
-    return got
+from drive import drive_hub
+from hubcore import Hub
 
 
 def debounce(stable_ms, initial, readings):
@@ -38,122 +27,72 @@ def debounce(stable_ms, initial, readings):
     return changes
 
 
-def _drive(board, events):
-    """Feed events to a board; return the lines it sent, as text."""
-    for ev in events:
-        kind, now = ev[0], ev[1]
-        if kind == "hello":
-            board.hello(now)
-        elif kind == "tick":
-            board.tick(now)
-        elif kind == "rx":
-            board.receive(ev[2].encode(), now)
-        elif kind == "edge":
-            board.edge(now, ev[2], ev[3])
-        elif kind == "tilt":
-            board.tilt(now, ev[2])
-        elif kind == "seq":
-            board.seq = ev[2]
-        elif kind == "switch":
-            board.switch(now, ev[2], ev[3])
-    return [line.decode() for line in board.out]
-
-
-def gun(args, events):
-    return _drive(Gun(*args), events)
+def aim(window, looks):
+    """The changes of a tracker fed `looks` ([t, mask]) as [index, state, value, t]."""
+    tracker = aimrule.AimTracker(window)
+    out = []
+    for i, (t, mask) in enumerate(looks):
+        change = tracker.look(t, mask)
+        if change is not None:
+            out.append([i, change[0], change[1], change[2]])
+    return out
 
 
 def hub(args, events):
-    return _drive(Hub(*args), events)
+    return drive_hub(Hub, args, events)
 
 
-def hub_slots(args, events, n):
-    """The slot length and the seats of the next `n` slots after `events`."""
-    board = Hub(*args)
-    _drive(board, events)
-    return [board.slot_us, [board.next_seat() for _ in range(n)]]
+class _Recorder:
+    """Takes the slots a ring hands over, as the hub core would."""
+
+    def __init__(self):
+        self.slots = []
+        self.late = 0
+
+    def slot(self, now_ms, seat, rx_mask):
+        self.slots.append([seat, rx_mask])
 
 
-def beacon(seat, duty_u16):
-    """The carrier switching that `play` makes for one frame: [[µs since start, duty]]."""
-    pwm = machine.PWM(machine.Pin(2), freq=38000, duty_u16=0)
-    del pwm.log[:]
-    play(pwm, irframe.encode(seat), duty_u16)
-    t0 = pwm.log[0][0]
-    return [[time.ticks_diff(t, t0), duty] for t, duty in pwm.log]
+def slot_irq(config, schedule, ir, plan):
+    """The slot IRQ of hubhw.Slots, its edges raised here one by one (no clock thread).
 
-
-class VirtualTime:
-    """A µs clock that moves a little on every look, as a busy loop sees a real one, but
-    never jumps: the slot logic is checked free of this host's preemption."""
-
-    now = 0
-
-    @classmethod
-    def ticks_us(cls):
-        cls.now += 3
-        return cls.now
-
-    @staticmethod
-    def ticks_add(t, delta):
-        return t + delta
-
-    @staticmethod
-    def ticks_diff(a, b):
-        return a - b
-
-
-def beacon_slots(hub_args, events, slots):
-    """Run the hub's beacon slots on virtual time; each beacon's duty changes as
-    [[ticks_us, duty], ...]."""
-    board = Hub(*hub_args)
-    _drive(board, events)
-    real = beacons_module.time
-    beacons_module.time = machine.time = VirtualTime
-    try:
-        pwms = {}
-        for i, seat in enumerate(board.seats):
-            pwms[seat] = machine.PWM(machine.Pin(2 + i), freq=38000, duty_u16=0)
-            del pwms[seat].log[:]
-        beacons = Beacons(board, pwms, 21845)
-        for _ in range(slots):
-            beacons.next_slot()
-    finally:
-        beacons_module.time = machine.time = real
-    return [[seat, pwms[seat].log] for seat in board.seats]
-
-
-def edge_log(board_args, levels, size):
-    """Drive the receiver pin through `levels`, let EdgeLog capture them, drain into a Gun.
-
-    Returns the levels the gun was handed and how many edges the full ring lost.
+    `ir` is the world's {"seat": gun mask}; `plan` is a list of steps: ["slots", n, gap_us]
+    (n slots, a slot start every gap_us), ["drain"]. Returns, per slot, [seat on the
+    address or 0, carrier duty during the burst, duty after it], what each drain handed
+    over, and the late count.
     """
-    pin = machine.Pin(15, machine.Pin.IN, machine.Pin.PULL_UP)
-    log = EdgeLog(size)
-    pin.irq(log.irq)
-    handed = []
-
-    class Recorder(Gun):
-        def edge(self, now_ms, dt_us, level):
-            handed.append(level)
-
-    for level in levels:
-        pin._drive(level)
-    log.drain(Recorder(*board_args), 0)
-    return [handed, log.lost]
+    machine._ir.append((0, {int(k): v for k, v in ir.items()}))
+    rp2.StateMachine.active = lambda self, on=None: None  # edges come from this function
+    slots = hubhw.Slots(config)
+    slots.play(schedule, config["slot_us"])
+    pio = rp2._pios[0]
+    played = []
+    drained = []
+    for step in plan:
+        if step[0] == "drain":
+            hub = _Recorder()
+            slots.drain(hub)
+            drained.append(hub.slots)
+            continue
+        for _ in range(step[1]):
+            due = time.ticks_add(time.ticks_us(), step[2])
+            pio._raise(rp2.PIO.IRQ_SM0)
+            address = (machine.mem32._out >> 9 & 7) + 1
+            duty = slots._carrier.duty
+            pio._raise(rp2.PIO.IRQ_SM1)
+            played.append([address if duty else 0, duty, slots._carrier.duty])
+            while time.ticks_diff(due, time.ticks_us()) > 0:
+                pass
+    return {"played": played, "drained": drained, "late": slots.late}
 
 
 HANDLERS = {
-    "encode": irframe.encode,
-    "decode": irframe.decode,
-    "receive": receive,
     "debounce": debounce,
-    "gun": gun,
+    "aim": aim,
+    "lock": aimrule.lock,
+    "window_rounds": aimrule.window_rounds,
     "hub": hub,
-    "hub_slots": hub_slots,
-    "beacon": beacon,
-    "beacon_slots": beacon_slots,
-    "edge_log": edge_log,
+    "slot_irq": slot_irq,
 }
 
 

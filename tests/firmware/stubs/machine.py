@@ -1,16 +1,22 @@
 """A stand-in for MicroPython's `machine` module under the unix port.
 
-Pins, PWM, the watchdog and timers cannot exist here. This module keeps their state
-and plays a scripted world onto the input pins: the JSON file named by the
-environment variable MACHINE_WORLD lists events, each `{"at_ms": T, "pin": P}` with
-either `"level": L` (the pin reads L from then on; at 0 ms, from power on) or
-`"pulses": [µs, ...]` (a train of marks and spaces, mark first, seen as level 0
-like a TSOP's output), optionally
-repeated `"every_ms"` apart `"times"` times. `idle()`, which the board loops call,
-applies due events and fires pin interrupts at the events' exact times, busy
-waiting for them as a real edge would come. PWM duty changes are logged with their
-time, a watchdog left unfed for its timeout ends the process with status 99, and a
-timer says on stderr that it was started (it cannot tick here).
+Pins, PWM, the watchdog, timers and registers cannot exist here. This module keeps
+their state and plays a scripted world, the JSON file named by the environment
+variable MACHINE_WORLD: a list of events, each at `"at_ms"` from start, of which
+
+- `"level": L, "pin": P`: the pin reads L from then on (at 0 ms, from power on);
+- `"ir": {"SEAT": MASK, ...}`: from then on, while the hub's carrier is on and its
+  address selects SEAT's badge, the receivers of MASK (bit s-1 = gun of seat s) see
+  it; `"0"` is what they report in the dark slot (noise);
+- `"inputs": WORD`: the 16 inputs of the hub's two 74HC165s from then on, first
+  register (tilts) in the high byte, shifted out on GP17 as GP15/GP16 load and clock;
+- `"stall_ms": D`: the main loop stops for D ms in `idle()`, as a blocked USB write
+  would stop it.
+
+The hub's wiring (firmware/README.md) is built in: receivers on GP0..GP7 in the
+SIO's GPIO_IN register, carrier PWM on GP8, badge address on GP9..GP11. A watchdog
+left unfed for its timeout ends the process with status 99; a timer says on stderr
+that it was started (it cannot tick here).
 """
 
 import json
@@ -18,14 +24,22 @@ import os
 import sys
 import time
 
-_HORIZON_US = 20000  # idle() fires the edges due this soon, so a frame is played whole
-
 _pins = {}
 _levels = {}  # world levels of pins not created yet
 _events = []  # (t_us from start, pin id, level), in time order
+_ir = []  # (t_us, {seat: mask}), in time order
+_inputs = []  # (t_us, 74HC165 word), in time order; all high (open) before
+_stalls = []  # (t_us, ms)
 _next = [0]
 _wdts = []
+_timers = []
+_pwms = {}
 _start = time.ticks_us()
+
+GPIO_IN = 0xD0000004
+GPIO_OUT_SET = 0xD0000014
+GPIO_OUT_CLR = 0xD0000018
+_CARRIER, _ADDRESS, _LOAD, _CLOCK, _DATA = 8, 9, 15, 16, 17
 
 
 def _load_world():
@@ -35,26 +49,33 @@ def _load_world():
     with open(path) as f:
         world = json.load(f)
     for ev in world:
-        base = ev["at_ms"] * 1000
-        for k in range(ev.get("times", 1)):
-            t = base + k * ev.get("every_ms", 0) * 1000
-            if "level" in ev:
-                if t == 0:
-                    _levels[ev["pin"]] = ev["level"]  # the level from power on
-                else:
-                    _events.append((t, ev["pin"], ev["level"]))
-                continue
-            level = 0
-            for d in ev["pulses"]:
-                _events.append((t, ev["pin"], level))
-                t += d
-                level = 1 - level
-            _events.append((t, ev["pin"], 1))
-    _events.sort(key=lambda e: e[0])
+        t = ev["at_ms"] * 1000
+        if "ir" in ev:
+            _ir.append((t, {int(k): v for k, v in ev["ir"].items()}))
+        elif "inputs" in ev:
+            _inputs.append((t, ev["inputs"]))
+        elif "stall_ms" in ev:
+            _stalls.append((t, ev["stall_ms"]))
+        elif t == 0:
+            _levels[ev["pin"]] = ev["level"]  # the level from power on
+        else:
+            _events.append((t, ev["pin"], ev["level"]))
+    for timeline in (_events, _ir, _inputs, _stalls):
+        timeline.sort(key=lambda e: e[0])
 
 
 def _now_us():
     return time.ticks_diff(time.ticks_us(), _start)
+
+
+def _at(timeline, default):
+    now = _now_us()
+    got = default
+    for t, value in timeline:
+        if t > now:
+            break
+        got = value
+    return got
 
 
 class Pin:
@@ -65,42 +86,83 @@ class Pin:
     IRQ_FALLING = 4
     IRQ_RISING = 8
 
-    def __init__(self, pin_id, mode=IN, pull=None):
+    def __init__(self, pin_id, mode=IN, pull=None, value=None):
         self.id = pin_id
         self.mode = mode
         self._level = _levels.get(pin_id, 1 if pull == Pin.PULL_UP else 0)
-        self._handler = None
-        self._trigger = 0
+        if value is not None:
+            self._level = value
         _pins[pin_id] = self
 
     def value(self, v=None):
         if v is None:
             return self._level
         self._level = 1 if v else 0
+        _chain.wrote(self.id, self._level)
         return None
 
-    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
-        self._handler = handler
-        self._trigger = trigger
 
-    def _drive(self, level):
-        if level == self._level:
+class _Chain165:
+    """Two 74HC165s: a low load latches the world's inputs, each clock shifts one out."""
+
+    def __init__(self):
+        self._word = 0xFFFF
+        self._clock = 0
+
+    def wrote(self, pin_id, level):
+        if pin_id == _LOAD and level == 0:
+            self._word = _at(_inputs, 0xFFFF)
+        elif pin_id == _CLOCK and level != self._clock:
+            self._clock = level
+            if level:
+                self._word = (self._word << 1 | 1) & 0xFFFF  # SER tied high
+        else:
             return
-        self._level = level
-        edge = Pin.IRQ_RISING if level else Pin.IRQ_FALLING
-        if self._handler is not None and self._trigger & edge:
-            self._handler(self)
+        if _DATA in _pins:
+            _pins[_DATA]._level = self._word >> 15
+
+
+_chain = _Chain165()
 
 
 class PWM:
     def __init__(self, pin, freq=0, duty_u16=0):
         self.pin = pin
         self.freq = freq
-        self.log = []  # (ticks_us, duty) per change
-        self.duty_u16(duty_u16)
+        self.duty = duty_u16
+        _pwms[pin.id] = self
 
     def duty_u16(self, duty):
-        self.log.append((time.ticks_us(), duty))
+        self.duty = duty
+
+
+class _Registers:
+    """`mem32`: the SIO's GPIO_IN (receivers, active low) and GPIO_OUT set/clear."""
+
+    def __init__(self):
+        self._out = 0
+
+    def __getitem__(self, address):
+        if address != GPIO_IN:
+            raise ValueError(f"machine stub: no register {address:x}")
+        carrier = _pwms.get(_CARRIER)
+        table = _at(_ir, {})
+        if carrier is not None and carrier.duty:
+            seen = table.get((self._out >> _ADDRESS & 7) + 1, 0)
+        else:
+            seen = table.get(0, 0)
+        return (self._out & ~0xFF) | (~seen & 0xFF)
+
+    def __setitem__(self, address, value):
+        if address == GPIO_OUT_SET:
+            self._out |= value
+        elif address == GPIO_OUT_CLR:
+            self._out &= ~value
+        else:
+            raise ValueError(f"machine stub: no register {address:x}")
+
+
+mem32 = _Registers()
 
 
 class WDT:
@@ -128,23 +190,21 @@ class Timer:
     def __init__(self, id=-1, mode=PERIODIC, period=-1, callback=None):
         self.callback = callback
         sys.stderr.write(f"machine stub: timer every {period} ms\n")
+        _timers.append(self)
 
 
 def idle():
     _check_wdts()
-    fired = False
-    while _next[0] < len(_events) and _events[_next[0]][0] <= _now_us() + _HORIZON_US:
-        t, pin_id, level = _events[_next[0]]
+    if _stalls and _stalls[0][0] <= _now_us():
+        time.sleep_ms(_stalls.pop(0)[1])  # the loop is stuck; interrupts go on
+    while _next[0] < len(_events) and _events[_next[0]][0] <= _now_us():
+        _, pin_id, level = _events[_next[0]]
         _next[0] += 1
-        while _now_us() < t:
-            pass
         if pin_id in _pins:
-            _pins[pin_id]._drive(level)
+            _pins[pin_id]._level = level
         else:
             _levels[pin_id] = level
-        fired = True
-    if not fired:
-        time.sleep_ms(1)
+    time.sleep_ms(1)
 
 
 _load_world()

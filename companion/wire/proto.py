@@ -1,16 +1,20 @@
 """The board side of the line protocol (firmware/PROTOCOL.md), with no hardware in it.
 
 `Board` numbers and stamps every line, sends the heartbeat, answers `WHO` and `PING`
-and refuses bad commands; the gun and the hub add their readings and commands. Times
-are passed in (board milliseconds), so tests drive it with any clock. Framed lines
-collect in `out`; the hardware layer writes them, or drops them when no host reads.
+and refuses bad commands; the hub adds its readings and commands. Times are passed in
+(board milliseconds), so tests and the companion's simulated hub drive it with any
+clock. Framed lines collect in `out`; the hardware layer writes them, or drops them
+when no host reads.
 """
 
-import linecodec
+try:
+    from . import linecodec
+except ImportError:  # flat in a board's /lib
+    import linecodec
 
-PROTO = 1
-FW_VERSION = "0.1.0"
-HEARTBEAT_MS = 200
+PROTO = 2
+FW_VERSION = "0.2.0"
+HEARTBEAT_MS = 100
 TICKS_MASK = (1 << 30) - 1  # board clocks wrap at 2**30
 
 
@@ -50,11 +54,15 @@ class Board:
     def readings(self, now_ms):
         """Send the current readings (after each HELLO)."""
 
+    def heartbeat(self):
+        """The fields of the heartbeat after `SEQ T` (the hub: the round in progress)."""
+        return ()
+
     def tick(self, now_ms):
         """Time passes: send the heartbeat when it is due."""
         if self._last_hb is None or elapsed(now_ms, self._last_hb) >= HEARTBEAT_MS:
             self._last_hb = now_ms
-            self.send(now_ms, "HB")
+            self.send(now_ms, "HB", *self.heartbeat())
 
     def receive(self, line, now_ms):
         """Act on one line from the host (bytes without its end of line)."""

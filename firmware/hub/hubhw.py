@@ -1,0 +1,171 @@
+"""The hub's hardware layer: the slot IRQ and its ring, the lock LEDs, the inputs.
+
+Slots are clocked by a PIO state machine, not by `machine.Timer`: on the RP2040
+MicroPython's Timer is a soft timer with whole-millisecond periods, which cannot place
+a 1000 µs burst in a 1500 µs slot. The state machine counts microseconds exactly and
+raises two PIO interrupts per slot; their handler (a hard IRQ, so nothing the main loop
+does can hold it back, a blocked USB write included) does the slot's work in a few
+register accesses and allocates nothing:
+
+- slot start: put the slot's seat on the 74HC238's address (GP9..GP11) and start the
+  38 kHz carrier (PWM on GP8, the decoder's enable) unless it is the dark slot;
+- end of the 1000 µs burst: read all receivers at once (GP0..GP7, active low, in the
+  SIO's GPIO_IN register), stop the carrier, and store seat, mask and time in a ring.
+
+The main loop (main.py) drains the ring into the hub core, shifts the lock LEDs out
+through the 74HC595 and reads tilts and standees through the two 74HC165s.
+"""
+
+import array
+import time
+
+import machine
+import rp2
+
+GPIO_IN = 0xD0000004  # SIO registers
+GPIO_OUT_SET = 0xD0000014
+GPIO_OUT_CLR = 0xD0000018
+RING = 256  # slots the main loop may fall behind by: half a second at 2 ms
+LATE_US = 250  # a slot started this much later than due counts as late
+CLOCK_HZ = 1000000  # the state machine's clock: one cycle per µs
+CLOCK_OVERHEAD = 1004  # cycles of a slot besides the silence loop's count
+
+
+@rp2.asm_pio()
+def slot_clock():  # PIO assembly: the names below are its instructions
+    pull()  # noqa: F821 - the silence's count, kept in OSR
+    wrap_target()  # noqa: F821
+    irq(0)  # noqa: F821 - slot start
+    set(x, 30)[6]  # noqa: F821 - 7 cycles
+    label("burst")  # noqa: F821
+    jmp(x_dec, "burst")[31]  # noqa: F821 - 31 x 32 cycles: 1000 µs after irq 0
+    irq(1)  # noqa: F821 - end of the burst
+    mov(y, osr)  # noqa: F821
+    label("silence")  # noqa: F821
+    jmp(y_dec, "silence")  # noqa: F821
+    wrap()  # noqa: F821
+
+
+class Slots:
+    """The slot IRQ and its ring; `drain` hands the slots to the hub in the main loop."""
+
+    def __init__(self, config):
+        pins = config["pins"]
+        self._rx_shift = pins["receivers"][0]
+        self._addr_shift = pins["address"][0]
+        for p in pins["address"]:
+            machine.Pin(p, machine.Pin.OUT, value=0)
+        self._carrier = machine.PWM(machine.Pin(pins["carrier"]), freq=config["carrier_hz"],
+                                    duty_u16=0)
+        self._duty = config["duty_u16"]
+        self._seats = bytearray(RING)
+        self._masks = bytearray(RING)
+        self._times = array.array("i", [0] * RING)
+        self._head = 0  # written by the IRQ only
+        self._tail = 0  # written by the main loop only
+        self._sched = bytearray(1)
+        self._k = 0
+        self._seat = 0
+        self._started = 0
+        self._slot_us = 0
+        self.late = 0
+        self._sm = None
+        pio = rp2.PIO(0)
+        pio.irq(self._edge, trigger=rp2.PIO.IRQ_SM0 | rp2.PIO.IRQ_SM1, hard=True)
+
+    def play(self, schedule, slot_us):
+        """(Re)start the slots: `schedule` = seats of a round, 0 (dark) first."""
+        if self._sm is not None:
+            self._sm.active(0)
+        self._carrier.duty_u16(0)
+        self._sched = bytearray(schedule)
+        self._k = 0
+        self._slot_us = slot_us
+        self._started = time.ticks_us()
+        self._sm = rp2.StateMachine(0, slot_clock, freq=CLOCK_HZ)
+        self._sm.put(slot_us - CLOCK_OVERHEAD)
+        self._sm.active(1)
+
+    def _edge(self, pio):
+        """The hard IRQ: the end of a burst before a new start, should both be pending."""
+        flags = pio.irq().flags()
+        if flags & rp2.PIO.IRQ_SM1:
+            self._end()
+        if flags & rp2.PIO.IRQ_SM0:
+            self._start()
+
+    def _start(self):
+        now = time.ticks_us()
+        if time.ticks_diff(now, self._started) > self._slot_us + LATE_US:
+            self.late += 1
+        self._started = now
+        seat = self._sched[self._k]
+        self._seat = seat
+        if seat:
+            machine.mem32[GPIO_OUT_CLR] = 7 << self._addr_shift
+            machine.mem32[GPIO_OUT_SET] = (seat - 1) << self._addr_shift
+            self._carrier.duty_u16(self._duty)
+
+    def _end(self):
+        rx = ~(machine.mem32[GPIO_IN] >> self._rx_shift) & 0xFF  # receivers pull low
+        self._carrier.duty_u16(0)
+        head = self._head
+        nxt = (head + 1) % RING
+        if nxt == self._tail:
+            self.late += 1  # the main loop is half a second behind: this slot is lost
+        else:
+            self._seats[head] = self._seat
+            self._masks[head] = rx
+            self._times[head] = time.ticks_ms()
+            self._head = nxt
+        self._k = (self._k + 1) % len(self._sched)
+
+    def drain(self, hub):
+        """Hand the slots done since the last call to the hub, in order."""
+        tail = self._tail
+        while tail != self._head:
+            hub.slot(self._times[tail], self._seats[tail], self._masks[tail])
+            tail = (tail + 1) % RING
+        self._tail = tail
+        hub.late = self.late
+
+
+class Panel:
+    """The seats' other wires: lock LEDs out through a 74HC595, tilts and reeds in
+    through two chained 74HC165s (the first holds the tilts: seat s on input D(s-1))."""
+
+    def __init__(self, config):
+        pins = config["pins"]
+        out = machine.Pin.OUT
+        self._led_data = machine.Pin(pins["lock"][0], out, value=0)
+        self._led_clock = machine.Pin(pins["lock"][1], out, value=0)
+        self._led_latch = machine.Pin(pins["lock"][2], out, value=0)
+        self._load = machine.Pin(pins["inputs"][0], out, value=1)
+        self._clock = machine.Pin(pins["inputs"][1], out, value=0)
+        self._data = machine.Pin(pins["inputs"][2], machine.Pin.IN)
+        self._tilt_flip = 0 if config["tilt_raised_level"] else 0xFF
+        self._post_flip = 0 if config["post_up_level"] else 0xFF
+        self._lit = None
+
+    def show(self, lit):
+        """Light the lock LEDs of `lit` (bit s-1 = seat s, Q(s-1) of the 74HC595)."""
+        if lit == self._lit:
+            return
+        self._lit = lit
+        for i in range(7, -1, -1):
+            self._led_data.value(lit >> i & 1)
+            self._led_clock.value(1)
+            self._led_clock.value(0)
+        self._led_latch.value(1)
+        self._led_latch.value(0)
+
+    def read(self):
+        """(tilts, posts) as masks, 1 = raised / standing."""
+        self._load.value(0)  # parallel load while low
+        self._load.value(1)
+        word = 0
+        for _ in range(16):
+            word = word << 1 | self._data.value()
+            self._clock.value(1)
+            self._clock.value(0)
+        return (word >> 8) ^ self._tilt_flip, (word & 0xFF) ^ self._post_flip

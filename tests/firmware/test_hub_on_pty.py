@@ -1,0 +1,125 @@
+"""The hub's main.py under the unix port, talking over a real pseudo-terminal.
+
+Only the hardware is a stand-in: the PIO slot clock runs on a thread of its own (as
+the state machine and its interrupt run beside the main loop), the world file says
+which receivers see which badge, and the stand-in watchdog ends the process if the
+loop ever stops feeding it.
+"""
+
+import itertools
+import json
+import signal
+
+import pytest
+from firmware_harness import FIRMWARE, BoardOnPty, check_board_line
+
+from companion.wire import linecodec
+
+CONFIG = json.loads((FIRMWARE / "config" / "hub.json").read_text())
+SEEN_3_BY_1 = {"at_ms": 0, "ir": {"3": 1}}  # gun 1 sees seat 3's badge
+ALL_UP = {"at_ms": 0, "inputs": 0}  # every tilt raised, every standee standing (closed)
+
+
+@pytest.fixture
+def start(micropython, tmp_path):
+    boards = []
+
+    def start(world, config=CONFIG):
+        b = BoardOnPty(micropython, "hub", tmp_path, config, world)
+        boards.append(b)
+        return b
+
+    yield start
+    for b in boards:
+        err = b.close()
+        assert "watchdog" not in err and "Traceback" not in err, err
+
+
+def fields(raw):
+    return check_board_line(raw)
+
+
+def seen_rounds(lines):
+    return [int(f[3]) for f in map(fields, lines) if f[0] == "SEEN"]
+
+
+def test_hub_says_hello_and_reports_the_rounds_its_slot_clock_plays(start):
+    hub = start([SEEN_3_BY_1, ALL_UP, {"at_ms": 400, "inputs": 0x0200}])  # gun 2 lowered
+    hello = [fields(hub.line()) for _ in range(18)]
+    assert hello[0][3:] == ["2", "hub", "hub", "0.2.0", "0"]
+    assert [f[3:] for f in hello[1:17:2]] == [[str(s), "1"] for s in range(1, 9)]
+    assert [f[3:] for f in hello[2:17:2]] == [[str(s), "up"] for s in range(1, 9)]
+    assert hello[17][3:] == ["SLOTS", "2000", "1,2,3,4,5,6,7,8"][1:]
+    lines = hub.wait_for(lambda f: f[0] == "TILT", timeout=5)
+    assert fields(lines[-1])[3:] == ["2", "0"]
+    seen = [fields(r) for r in lines if fields(r)[0] == "SEEN"]
+    assert len(seen) > 10 and all(f[4] == "4,0,0,0,0,0,0,0" for f in seen)
+    rounds = [int(f[3]) for f in seen]
+    assert rounds == list(range(rounds[0], rounds[0] + len(rounds)))  # not one round lost
+    span = int(seen[-1][2]) - int(seen[0][2])
+    assert abs(span - 18 * (len(rounds) - 1)) <= 30  # 9 slots of 2 ms each
+
+
+def test_slots_keep_running_while_the_main_loop_is_stuck(start):
+    """A main loop stuck for 400 ms (a blocked USB write, say) stops no slot: the ring
+    keeps them, and the rounds come out late but whole, one every 18 ms of board time.
+
+    (LATE is not checked: the stand-in clock is a thread this busy host may preempt.)
+    """
+    hub = start([SEEN_3_BY_1, ALL_UP, {"at_ms": 500, "stall_ms": 400}])
+    lines = hub.wait_for(lambda f: f[0] == "STAT" and int(f[3]) > 100, timeout=10)
+    beats = [int(f[2]) for f in map(fields, lines) if f[0] == "HB"]
+    assert max(b - a for a, b in itertools.pairwise(beats)) >= 400  # it was stuck
+    seen = [f for f in map(fields, lines) if f[0] == "SEEN"]
+    rounds = [int(f[3]) for f in seen]
+    assert rounds == list(range(rounds[0], rounds[0] + len(rounds)))  # none lost
+    span = int(seen[-1][2]) - int(seen[0][2])  # the times the interrupt took them
+    assert 16 * (len(rounds) - 1) <= span <= 22 * (len(rounds) - 1)
+
+
+def test_lines_the_host_cannot_take_are_dropped_and_counted(start):
+    hub = start([SEEN_3_BY_1, ALL_UP])
+    pings = 6000  # ~130 kB of answers: more than the port holds
+    hub.send_raw(b"".join(linecodec.encode(["PING", f"{i:x}"]) for i in range(pings)))
+    hub.send("PING", "ffffffff")
+    lines = hub.wait_for(lambda f: f[0] == "PONG" and f[3] == "ffffffff", timeout=30)
+    assert sum(fields(r)[0] == "PONG" for r in lines) < pings  # dropped, not queued
+    stat = fields(hub.wait_for(lambda f: f[0] == "STAT")[-1])
+    assert int(stat[6]) > 0  # DROPPED
+    before = seen_rounds(hub.wait_for(lambda f: f[0] == "SEEN"))[-1]
+    after = seen_rounds(hub.wait_for(lambda f: f[0] == "STAT"))[-1]
+    assert after > before  # and the slots went on
+
+
+def test_slots_command_changes_the_schedule(start):
+    hub = start([{"at_ms": 0, "ir": {"3": 1 << 6, "7": 1 << 2}}, ALL_UP])  # guns 7 and 3
+    hub.line()
+    hub.send("SLOTS", "3000", "7,3")
+    assert fields(hub.wait_for(lambda f: f[0] in ("OK", "ERR"))[-1])[3:] == ["SLOTS"]
+    seen = fields(hub.wait_for(lambda f: f[0] == "SEEN" and f[4] != "4,0,0,0,0,0,0,0")[-1])
+    assert seen[4] == "4,40"  # the looks of guns 7 and 3, in slot order: badges 3 and 7
+    hub.send("WHO")
+    assert fields(hub.wait_for(lambda f: f[0] == "SLOTS")[-1])[3:] == ["3000", "7,3"]
+
+
+def test_ctrl_c_leaves_the_watchdog_fed_for_maintenance(start):
+    """What `mpremote` does to reach the REPL must not let the watchdog reset the board."""
+    hub = start([ALL_UP])
+    hub.line()
+    hub.proc.send_signal(signal.SIGINT)
+    assert hub.proc.wait(timeout=5) == 0  # main.py ended: on a board, the REPL
+    assert "timer every 1000 ms" in hub.close()  # half the watchdog's 2 s
+
+
+@pytest.mark.parametrize("broken", ["{not json", json.dumps({"pins": CONFIG["pins"]})])
+def test_a_broken_config_blinks_the_led_and_leaves_the_repl(micropython, tmp_path, broken):
+    hub = BoardOnPty(micropython, "hub", tmp_path, {}, [])
+    (tmp_path / "config.json").write_text(broken)  # (before the board reads it)
+    try:
+        said = hub.line(timeout=10)
+        while b"fix config.json" not in said:
+            said += hub.line()
+        assert hub.proc.wait(timeout=5) == 0  # main.py returned: on a board, the REPL
+    finally:
+        err = hub.close()
+    assert b"Error" in said and "timer every 200 ms" in err
