@@ -260,7 +260,7 @@ def table_text(results: list[dict]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=None,
-                        help="scenes per case (doubled at 3 degrees); default 40, quick 60")
+                        help="scenes per case (doubled at 3 degrees); default 60, quick 60")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="a few tables at 3 degrees (CI)")
     parser.add_argument("--json", type=Path)
@@ -268,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=None, help="default: all cores")
     args = parser.parse_args(argv)
     if args.trials is None:
-        args.trials = 60 if args.quick else 40
+        args.trials = 60
     todo = cases(args)
     start = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
