@@ -1,0 +1,290 @@
+"""Aim accuracy: scripted hands on simulated tables, through the aim rule and the referee.
+
+    .venv/bin/python bench/aim_accuracy.py [--trials N] [--seed S] [--quick]
+                                           [--json FILE] [--svg FILE]
+
+For each table (round and rectangular, 0.9 to 1.6 m, 4 to 8 seats), offset (1 to 5 degrees
+RMS) and lock feedback (off, on), plays `trials` scenes: every gun gets one intent (hold a
+target from before "three", swing to another target arriving around "three", sweep across
+two neighbours, point between two neighbours, or lower the gun). The hub's slots (2000 us,
+a dark slot first) ask `TableModel.detect`; each gun's looks go through
+`companion.wire.aimrule.AimTracker` (hold 500 ms) and its lock LED back to the hand; the
+referee's window around "three" then counts the aim. Deterministic for a seed, whatever
+the number of worker processes. Figures go to docs/PERFORMANCE.md, the chart to
+docs/aim-accuracy.svg.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from companion.tablesim import TableModel, make_table
+from companion.tablesim.hand import LOWERED_EL, Hand
+from companion.wire import aimrule
+
+SLOT_US = 2000
+HOLD_MS = 500
+LATE_MS = 700  # an aim begun by three + 700 ms is on time
+TOO_SLOW_MS = 1000  # and its hold must be complete by three + 1000 ms
+START_MS = -1500.0  # the simulation starts this long before "three" (at t = 0)
+SIZES = (0.9, 1.2, 1.6)
+TABLES = ([("round", size, str(n)) for n in (4, 6, 8) for size in SIZES]
+          + [("rect", size, seating) for seating in ("2+2", "3+3", "2+2+1+1", "3+3+1+1", "4+4")
+             for size in SIZES])
+OFFSETS = (1.0, 2.0, 3.0, 4.0, 5.0)
+INTENTS = (("hold", 0.30), ("swing", 0.20), ("late swing", 0.10), ("sweep", 0.15),
+           ("between", 0.15), ("lower", 0.10))
+
+
+def count_aim(changes: list[tuple[str, int, float, float]], lowered_at: float | None):
+    """The referee's aim at "three" (t = 0) from a gun's changes (state, value, stamp,
+    emitted): a HELD aim begun by three + LATE_MS, not ended before three (nor by the gun
+    coming down) and complete by three + TOO_SLOW_MS, the latest begun; else "ambiguous"
+    if the gun was ambiguous in that span; else None (no aim: too slow)."""
+    best = None
+    ambiguous = False
+    for i, (state, value, start, emitted) in enumerate(changes):
+        end = changes[i + 1][2] if i + 1 < len(changes) else None
+        if lowered_at is not None and lowered_at > start:
+            end = lowered_at if end is None else min(end, lowered_at)
+        if end is not None and end <= 0:
+            continue
+        if state == aimrule.HELD and start <= LATE_MS and emitted <= TOO_SLOW_MS:
+            if best is None or start >= best[0]:
+                best = (start, value)
+        elif state == aimrule.AMBIGUOUS and start <= TOO_SLOW_MS:
+            ambiguous = True
+    if best is not None:
+        return best[1]
+    return "ambiguous" if ambiguous else None
+
+
+def _neighbours(model: TableModel, gun: int, rng: random.Random) -> tuple[int, int]:
+    """Two targets next to each other as gun sees them, in either order."""
+    order = sorted((s for s in model.seats if s != gun), key=lambda s: model.bearing(gun, s)[0])
+    i = rng.randrange(len(order) - 1)
+    a, b = order[i], order[i + 1]
+    return (a, b) if rng.random() < 0.5 else (b, a)
+
+
+def _reach(model: TableModel, gun: int, target: int, frm: tuple[float, float]) -> float:
+    az, el = model.bearing(gun, target)
+    return model.hand.reach_ms(math.hypot(az - frm[0], el - frm[1]))
+
+
+def script(model: TableModel, gun: int, rng: random.Random) -> tuple[str, object]:
+    """Give gun one intent; returns (intent, what a perfect referee would count)."""
+    kinds, weights = zip(*INTENTS, strict=True)
+    kind = rng.choices(kinds, weights)[0]
+    others = [s for s in model.seats if s != gun]
+    target = rng.choice(others)
+    lowered = (0.0, LOWERED_EL)
+    if kind == "hold":
+        arrive = rng.uniform(-1700, -200)
+        model.intent(gun, "hold", target, at_ms=arrive - _reach(model, gun, target, lowered))
+        return kind, target
+    if kind in ("swing", "late swing", "lower"):
+        model.intent(gun, "hold", target, at_ms=-3500)
+    if kind == "swing":
+        new = rng.choice([s for s in others if s != target])
+        arrive = rng.uniform(-400, 300)
+        start = arrive - _reach(model, gun, new, model.bearing(gun, target))
+        model.intent(gun, "swing", new, at_ms=start)
+        return kind, new
+    if kind == "late swing":
+        new = rng.choice([s for s in others if s != target])
+        model.intent(gun, "swing", new, at_ms=rng.uniform(300, 500))
+        return kind, target
+    if kind == "lower":
+        model.intent(gun, "lower", at_ms=rng.uniform(-600, -250))
+        return kind, None
+    a, b = _neighbours(model, gun, rng)
+    if kind == "sweep":
+        speed = rng.uniform(60, 200)
+        (a_az, a_el), (b_az, b_el) = model.bearing(gun, a), model.bearing(gun, b)
+        half = (math.hypot(b_az - a_az, b_el - a_el) / 2 + 12.0) / speed * 1000
+        model.intent(gun, "sweep", a, b, at_ms=rng.uniform(-300, 500) - half, speed_dps=speed)
+        return kind, None
+    arrive = rng.uniform(-1700, -200)
+    model.intent(gun, "between", a, b, at_ms=arrive - _reach(model, gun, a, lowered))
+    return kind, None
+
+
+def scene(model: TableModel, rng: random.Random, tally: Counter) -> None:
+    """One countdown at a table: every gun scripted, the slots played, the aims counted."""
+    seats = model.seats
+    plans = {g: script(model, g, rng) for g in seats}
+    round_ms = (len(seats) + 1) * SLOT_US / 1000
+    window = aimrule.window_rounds(HOLD_MS, (len(seats) + 1) * SLOT_US)
+    trackers = {g: aimrule.AimTracker(window) for g in seats}
+    history: dict[int, list[int]] = {g: [] for g in seats}
+    changes: dict[int, list] = {g: [] for g in seats}
+    lowered: dict[int, float | None] = dict.fromkeys(seats)
+    slot_ms = SLOT_US / 1000
+    t = START_MS
+    while t < TOO_SLOW_MS + 2 * round_ms:
+        looks = dict.fromkeys(seats, 0)
+        for k, seat in enumerate([0, *seats]):
+            mask = model.detect(t + k * slot_ms + slot_ms / 2, seat)
+            if seat:
+                for g in seats:
+                    if mask >> (g - 1) & 1:
+                        looks[g] |= 1 << (seat - 1)
+        t += round_ms
+        for g in seats:
+            change = trackers[g].look(t, looks[g])
+            if change is not None:
+                changes[g].append((*change, t))
+            masks = history[g]
+            masks.append(looks[g])
+            del masks[:-aimrule.LOCK_LOOKS]
+            model.feedback(g, aimrule.lock(masks))
+            if lowered[g] is None and not model.raised(g):
+                lowered[g] = t
+    for g in seats:
+        kind, expected = plans[g]
+        counted = count_aim(changes[g], lowered[g])
+        if kind in ("hold", "swing", "late swing"):
+            outcome = ("correct" if counted == expected else "ambiguous" if counted == "ambiguous"
+                       else "none" if counted is None else "wrong")
+            tally["held", outcome] += 1
+            tally[kind, outcome] += 1
+        else:
+            tally[kind, "seat" if isinstance(counted, int) else str(counted).lower()] += 1
+
+
+def run_case(case: tuple) -> dict:
+    """All scenes of one (table, offset, feedback) case, on its own seed stream."""
+    seed, trials, shape, size, seats, offset, feedback = case
+    rng = random.Random(f"{seed}/{shape}/{size}/{seats}/{offset}/{feedback}")
+    table = make_table(shape, size, seats)
+    tally: Counter = Counter()
+    hand = Hand(offset_deg=offset)
+    for _ in range(trials):
+        scene(TableModel(table, rng, hand=hand, feedback=feedback), rng, tally)
+    held = sum(v for (k, _), v in tally.items() if k == "held")
+    sweeps = sum(v for (k, _), v in tally.items() if k == "sweep")
+    lowers = sum(v for (k, _), v in tally.items() if k == "lower")
+    return {
+        "shape": shape, "size_m": size, "seating": seats, "seats": table.seats,
+        "offset_deg": offset, "feedback": feedback, "held": held,
+        **{o: tally["held", o] / held if held else 0.0
+           for o in ("correct", "wrong", "ambiguous", "none")},
+        "sweeps": sweeps, "sweeps_counted": tally["sweep", "seat"] / sweeps if sweeps else 0.0,
+        "lowered_counted": tally["lower", "seat"] / lowers if lowers else 0.0,
+        "tally": {f"{k}:{o}": v for (k, o), v in sorted(tally.items())},
+    }
+
+
+def cases(args: argparse.Namespace) -> list[tuple]:
+    tables = TABLES
+    offsets = OFFSETS
+    if args.quick:
+        tables = [("round", 1.2, "8"), ("round", 0.9, "4"), ("rect", 1.6, "3+3"),
+                  ("rect", 1.2, "2+2+1+1")]
+        offsets = (3.0,)
+    return [(args.seed, args.trials * (2 if offset == 3.0 else 1), *table, offset, fb)
+            for table in tables for offset in offsets for fb in (False, True)]
+
+
+def meets(r: dict) -> bool:
+    """The targets: wrong <= 0.5 %, no sweep counted, and >= 99.5 % correct."""
+    return r["wrong"] <= 0.005 and r["sweeps_counted"] == 0 and r["correct"] >= 0.995
+
+
+def svg_chart(results: list[dict]) -> str:
+    """Stacked bars of the held aims' shares, one per case, grouped by table."""
+    colours = (("correct", "#2e7d32"), ("ambiguous", "#f9a825"), ("none", "#90a4ae"),
+               ("wrong", "#c62828"))
+    groups: dict[str, list[dict]] = {}
+    for r in results:
+        groups.setdefault(f"{r['shape']} {r['size_m']:.1f} m {r['seating']}", []).append(r)
+    bar, gap, top, height, left = 4, 8, 40, 300, 50
+    width = left + sum(len(g) * bar + gap for g in groups.values()) + 20
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{top + height + 130}"'
+           f' font-family="sans-serif" font-size="11">',
+           f'<text x="{left}" y="20" font-size="14">Held aims counted, by table, offset '
+           f'(1 to 5 degrees RMS, left to right) and lock feedback (off, then on)</text>']
+    for frac in (0.0, 0.5, 0.9, 0.95, 1.0):
+        y = top + height * (1 - frac)
+        out.append(f'<line x1="{left}" x2="{width - 20}" y1="{y:.1f}" y2="{y:.1f}" '
+                   f'stroke="#ddd"/><text x="{left - 5}" y="{y + 4:.1f}" '
+                   f'text-anchor="end">{frac:.0%}</text>')
+    x = left
+    for name, group in groups.items():
+        group = sorted(group, key=lambda r: (r["feedback"], r["offset_deg"]))
+        out.append(f'<text transform="translate({x + len(group) * bar / 2:.1f},'
+                   f'{top + height + 8}) rotate(60)">{name}</text>')
+        for r in group:
+            y = top + height
+            title = (f"{name}, offset {r['offset_deg']:g}, feedback "
+                     f"{'on' if r['feedback'] else 'off'}: " + ", ".join(
+                         f"{k} {r[k]:.1%}" for k, _ in colours))
+            out.append(f'<g class="case"><title>{title}</title>')
+            for key, colour in colours:
+                h = height * r[key]
+                y -= h
+                out.append(f'<rect x="{x}" y="{y:.2f}" width="{bar}" height="{h:.2f}" '
+                           f'fill="{colour}"/>')
+            out.append("</g>")
+            x += bar
+        x += gap
+    for i, (key, colour) in enumerate(colours):
+        out.append(f'<rect x="{left + 110 * i}" y="{top + height + 110}" width="10" height="10" '
+                   f'fill="{colour}"/><text x="{left + 110 * i + 14}" '
+                   f'y="{top + height + 119}">{key}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def table_text(results: list[dict]) -> str:
+    """The figures as a Markdown table: one row per case."""
+    rows = ["| table | offset | lock | held aims | correct | wrong | ambiguous | no aim | "
+            "sweeps counted |", "|---|---:|---|---:|---:|---:|---:|---:|---:|"]
+    for r in results:
+        rows.append(f"| {r['shape']} {r['size_m']:.1f} m {r['seating']} | {r['offset_deg']:g}° "
+                    f"| {'on' if r['feedback'] else 'off'} | {r['held']} "
+                    f"| {r['correct']:.1%} | {r['wrong']:.1%} | {r['ambiguous']:.1%} "
+                    f"| {r['none']:.1%} | {r['sweeps_counted']:.1%} of {r['sweeps']} |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=None,
+                        help="scenes per case (doubled at 3 degrees); default 60, quick 60")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quick", action="store_true", help="a few tables at 3 degrees (CI)")
+    parser.add_argument("--json", type=Path)
+    parser.add_argument("--svg", type=Path)
+    parser.add_argument("--workers", type=int, default=None, help="default: all cores")
+    args = parser.parse_args(argv)
+    if args.trials is None:
+        args.trials = 60
+    todo = cases(args)
+    start = time.perf_counter()
+    with multiprocessing.Pool(args.workers) as pool:
+        results = pool.map(run_case, todo, chunksize=1)
+    elapsed = time.perf_counter() - start
+    print(table_text(results))
+    failing = [r for r in results if not meets(r)]
+    print(f"\n{len(results)} cases in {elapsed:.0f} s; {len(results) - len(failing)} meet "
+          f"wrong <= 0.5 %, no sweep counted and correct >= 99.5 %")
+    if args.json:
+        args.json.write_text(json.dumps({"seed": args.seed, "trials": args.trials,
+                                         "quick": args.quick, "results": results}, indent=1))
+    if args.svg:
+        args.svg.write_text(svg_chart(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""Before the game: does this seating let every gun tell its targets apart?
+
+A gun held on one player also sees another whose badge lies within the aperture's
+acceptance of where it points; with people's constant offset (RMS `offset_deg`), two
+targets need `acceptance + penumbra + 2.576 * offset / sqrt(2)` degrees between them (one
+aim in 200 reaching the neighbour), and each badge's light must reach each gun. Players
+sitting in line along one side of a rectangle fail this; the setup flow shows the warnings
+and the suggested seating.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from companion.tablesim.geometry import Table, make_table
+from companion.tablesim.hand import Hand
+from companion.tablesim.optics import Optics, paths
+
+LINK_MARGIN = 4.0  # the weakest badge must reach a gun at 4x its receiver's threshold
+
+
+@dataclass(frozen=True)
+class SeatingWarning:
+    """One gun that cannot tell two targets apart (or does not see one), and a fix."""
+
+    gun: int
+    targets: tuple[int, ...]
+    separation_deg: float | None  # None when a badge's light does not reach the gun
+    message: str
+    suggestion: str | None  # a seating of the same players that works, if any
+
+
+def needed_separation(optics: Optics | None = None, hand: Hand | None = None) -> float:
+    """Degrees two targets must be apart, seen from a gun."""
+    optics, hand = optics or Optics(), hand or Hand()
+    return optics.acceptance_deg + optics.penumbra_deg + 2.576 * hand.offset_deg / math.sqrt(2)
+
+
+def _problems(table: Table, optics: Optics, need: float) -> list[tuple[int, tuple, float | None]]:
+    found = []
+    ways = paths(optics, table)
+    seats = [p.seat for p in table.places]
+    for g in seats:
+        others = [s for s in seats if s != g]
+        for a in others:
+            if ways[g, a][0].irradiance < LINK_MARGIN * optics.threshold_mw_m2:
+                found.append((g, (a,), None))
+        for i, a in enumerate(others):
+            pa = ways[g, a][0]
+            for b in others[i + 1:]:
+                pb = ways[g, b][0]
+                dot = pa.forward * pb.forward + pa.left * pb.left + pa.up * pb.up
+                sep = math.degrees(math.acos(max(-1.0, min(1.0, dot))))
+                if sep < need:
+                    found.append((g, (a, b), sep))
+    return found
+
+
+def _seatings(players: int) -> list[str]:
+    """Rectangle seatings of this many players, the most even first."""
+    out = []
+    for ends in (0, 1, 2):
+        sides = players - ends
+        if sides < 2:
+            continue
+        top, bottom = sides - sides // 2, sides // 2
+        out.append("+".join(str(n) for n in (top, bottom, *([1] * ends))))
+    return out
+
+
+def seating_check(shape: str, size_m: float, seats: str | int, *,
+                  optics: Optics | None = None, hand: Hand | None = None
+                  ) -> list[SeatingWarning]:
+    """Warnings for this table and seating (`seats`: a count, or '3+3+1+1' for a
+    rectangle: long sides, then ends), each with a seating of the same players that
+    works on this table (or on a round one of the same size), if there is one."""
+    optics, hand = optics or Optics(), hand or Hand()
+    need = needed_separation(optics, hand)
+    table = make_table(shape, size_m, seats)
+    problems = _problems(table, optics, need)
+    if not problems:
+        return []
+    suggestion = None
+    candidates = ([("rect", s) for s in _seatings(table.seats) if s != table.seating]
+                  + [("round", table.seats)])
+    for cand_shape, cand in candidates:
+        if not _problems(make_table(cand_shape, size_m, cand), optics, need):
+            suggestion = (f"seat {cand} (long sides, then the ends)" if cand_shape == "rect"
+                          else f"use a round table of {size_m:.1f} m for {cand} players")
+            break
+    warnings = []
+    for gun, targets, sep in problems:
+        if sep is None:
+            text = (f"seat {gun}'s gun barely receives seat {targets[0]}'s badge: "
+                    "move them closer or face the badge to the table's centre")
+        else:
+            text = (f"from seat {gun}, seats {targets[0]} and {targets[1]} are only "
+                    f"{sep:.0f}° apart (needs {need:.0f}°): an aim at one may be ambiguous")
+        warnings.append(SeatingWarning(gun, targets, None if sep is None else round(sep, 1),
+                                       text, suggestion))
+    return warnings

@@ -1,0 +1,172 @@
+"""The table model: which guns' receivers catch a badge's burst, and what the hands do.
+
+Intents (`intent`, `lower`, `raise_gun`) plan where each hand goes; `detect` is asked once
+per slot and answers with the mask of guns that saw that slot's badge (bit s-1 = gun of
+seat s); `feedback` gives each hand its gun's lock LED, so an aimer with the lock steers
+onto a single target. Static geometry is computed once, so a round costs little.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from companion.tablesim.geometry import Table
+from companion.tablesim.hand import LOWERED_EL, TILT_EL, Hand, Move, Pointing
+from companion.tablesim.optics import Optics, paths
+
+SWEEP_MARGIN_DEG = 12.0  # a sweep starts and ends this far beyond its two targets
+RAISE_MS = 150.0  # a quick raise into a sweep
+LOWER_MS = 400.0  # letting a gun down
+KINDS = ("hold", "swing", "sweep", "between", "lower")
+
+
+class TableModel:
+    """A table of players with guns and worn badges; times in milliseconds."""
+
+    def __init__(self, table: Table, rng: random.Random, *, optics: Optics | None = None,
+                 hand: Hand | None = None, feedback: bool = False):
+        self.table = table
+        self.rng = rng
+        self.optics = optics or Optics()
+        self.hand = hand or Hand()
+        self.with_feedback = feedback
+        self.seats = [p.seat for p in table.places]
+        self._paths = paths(self.optics, table)
+        self._pairs: dict[int, list[tuple[int, tuple]]] = {}
+        for b in self.seats:
+            self._pairs[b] = [
+                (g, tuple((p.forward, p.left, p.up, p.irradiance)
+                          for p in self._paths[g, b] if p.irradiance > 0))
+                for g in self.seats if g != b]
+        self._cos_edge = math.cos(math.radians(self.optics.acceptance_deg
+                                               + self.optics.penumbra_deg))
+        self._ambient = 1 - (1 - self.optics.ambient) ** len(self.seats)
+        self._hands = {s: Pointing(self.hand, rng, (0.0, LOWERED_EL)) for s in self.seats}
+        self._aims: dict[int, list] = {}  # gun -> [target, settled_at, not_steady_since]
+        self._last: dict[int, int] = {}
+        self.now = 0.0
+
+    # -- static geometry --------------------------------------------------------------
+
+    def bearing(self, gun: int, seat: int) -> tuple[float, float]:
+        """(azimuth, elevation) in degrees of seat's badge from gun, in the gun's frame."""
+        p = self._paths[gun, seat][0]
+        return p.az_deg, p.el_deg
+
+    # -- the light --------------------------------------------------------------------
+
+    def detect(self, t_ms: float, beacon_seat: int) -> int:
+        """Mask of guns (bit s-1) whose receiver reports `beacon_seat`'s burst at t_ms;
+        `beacon_seat` 0 is the dark slot, where only ambient light fires receivers."""
+        self.now = t_ms
+        rng = self.rng
+        mask = 0
+        if beacon_seat:
+            cos_edge = self._cos_edge
+            optics = self.optics
+            for gun, ways in self._pairs[beacon_seat]:
+                az, el = self._hands[gun].at(t_ms)
+                az, el = math.radians(az), math.radians(el)
+                ce = math.cos(el)
+                fx, lx, up = ce * math.cos(az), ce * math.sin(az), math.sin(el)
+                for fw, lf, uz, irradiance in ways:
+                    dot = fx * fw + lx * lf + up * uz
+                    if dot <= cos_edge:
+                        continue
+                    p = optics.probability(math.degrees(math.acos(min(1.0, dot))), irradiance)
+                    if p >= 1.0 or (p > 0.0 and rng.random() < p):
+                        mask |= 1 << (gun - 1)
+                        break
+        if rng.random() < self._ambient:
+            mask |= 1 << (rng.choice(self.seats) - 1)
+        return mask
+
+    # -- the hands --------------------------------------------------------------------
+
+    def intent(self, gun: int, kind: str, target: int | None = None, other: int | None = None,
+               at_ms: float | None = None, speed_dps: float = 90.0) -> float:
+        """Plan what gun's hand does from at_ms (default now); returns when it gets there.
+
+        hold, swing: reach target (a new aim: new offset, tremor and roll); swing is a hold
+        that starts on another target. between: point midway between target and other.
+        sweep: raise, sweep across target then other at speed_dps, let the gun down.
+        lower: let the gun down."""
+        t = self.now if at_ms is None else at_ms
+        pointing = self._hands[gun]
+        az0, el0 = pointing.base(t)
+        self._aims.pop(gun, None)
+        if kind in ("hold", "swing", "between"):
+            aim = self.bearing(gun, target)
+            if kind == "between":
+                aim2 = self.bearing(gun, other)
+                aim = ((aim[0] + aim2[0]) / 2, (aim[1] + aim2[1]) / 2)
+            daz, delv = self.hand.draw_offset(self.rng, self.hand.offset_deg)
+            az1, el1 = aim[0] + daz, aim[1] + delv
+            end = t + self.hand.reach_ms(math.hypot(az1 - az0, el1 - el0))
+            pointing.aim_shakes(self.rng)
+            pointing.add(Move(t, end, az0, el0, az1, el1))
+            if kind != "between":
+                self._aims[gun] = [target, end, None]
+                self._last[gun] = target
+            return end
+        if kind == "sweep":
+            (a_az, a_el), (b_az, b_el) = self.bearing(gun, target), self.bearing(gun, other)
+            span = math.hypot(b_az - a_az, b_el - a_el)
+            uaz, uel = (b_az - a_az) / span, (b_el - a_el) / span
+            m = SWEEP_MARGIN_DEG
+            start = (a_az - m * uaz, a_el - m * uel)
+            stop = (b_az + m * uaz, b_el + m * uel)
+            end = t + (span + 2 * m) / speed_dps * 1000.0
+            pointing.aim_shakes(self.rng)
+            pointing.add(Move(t - RAISE_MS, t, *pointing.base(t - RAISE_MS), *start))
+            pointing.add(Move(t, end, *start, *stop, linear=True))
+            pointing.add(Move(end, end + LOWER_MS, *stop, stop[0], LOWERED_EL))
+            return end
+        if kind == "lower":
+            pointing.add(Move(t, t + LOWER_MS, az0, el0, az0, LOWERED_EL))
+            return t + LOWER_MS
+        raise ValueError(f"unknown intent {kind!r}")
+
+    def lower(self, gun: int) -> float:
+        """Let gun down now."""
+        return self.intent(gun, "lower")
+
+    def raise_gun(self, gun: int) -> float:
+        """Raise gun now onto the last target it held (or the seat across the table)."""
+        target = self._last.get(gun) or self.seats[(self.seats.index(gun) + len(self.seats)
+                                                    // 2) % len(self.seats)]
+        return self.intent(gun, "hold", target)
+
+    def raised(self, gun: int) -> bool:
+        """What the gun's tilt sensor says now."""
+        return self._hands[gun].at(self.now)[1] > TILT_EL
+
+    def pointing(self, gun: int, t_ms: float) -> tuple[float, float]:
+        """The receiver's axis (azimuth, elevation) at t_ms, in the gun's frame."""
+        return self._hands[gun].at(t_ms)
+
+    def feedback(self, gun: int, lock_state: int) -> None:
+        """The lock LED gun's holder sees now (0 off, 1 steady, 2 blink). With feedback on,
+        a holder whose lock is not steady for a reaction time corrects onto the target."""
+        aim = self._aims.get(gun)
+        if not self.with_feedback or aim is None:
+            return
+        target, settled, since = aim
+        now = self.now
+        if now < settled:
+            return
+        if lock_state == 1:
+            aim[2] = None
+            return
+        if since is None:
+            aim[2] = now
+            return
+        if now - since < self.hand.reaction_ms:
+            return
+        pointing = self._hands[gun]
+        az_t, el_t = self.bearing(gun, target)
+        daz, delv = self.hand.draw_offset(self.rng, self.hand.closed_loop_deg)
+        end = now + self.hand.correct_ms
+        pointing.add(Move(now, end, *pointing.base(now), az_t + daz, el_t + delv))
+        aim[1], aim[2] = end, None

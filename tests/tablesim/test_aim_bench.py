@@ -1,0 +1,27 @@
+"""The aim-accuracy bench at its CI size: the targets hold, and the chart shows every case."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_quick_bench_meets_the_targets(tmp_path):
+    out, svg = tmp_path / "aim.json", tmp_path / "aim.svg"
+    subprocess.run([sys.executable, str(ROOT / "bench" / "aim_accuracy.py"), "--quick",
+                    "--json", str(out), "--svg", str(svg)], check=True, capture_output=True,
+                   timeout=110)
+    results = json.loads(out.read_text())["results"]
+    assert results
+    for r in results:
+        assert r["wrong"] <= 0.005, r
+        assert r["sweeps_counted"] == 0, r
+        assert r["lowered_counted"] == 0, r
+    main = [r for r in results if (r["shape"], r["size_m"], r["seats"], r["offset_deg"])
+            == ("round", 1.2, 8, 3.0)]
+    assert len(main) == 2 and all(r["correct"] >= 0.995 and r["held"] >= 400 for r in main)
+    assert svg.read_text().count('<g class="case">') == len(results)

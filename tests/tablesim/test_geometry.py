@@ -1,0 +1,53 @@
+"""The table's geometry: where players sit and what their guns see."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from companion.tablesim import make_table
+from companion.tablesim.advice import needed_separation, seating_check
+
+
+def angle_at(p, a, b) -> float:
+    """Degrees between the directions p->a and p->b, seen from above."""
+    ua = math.atan2(a[1] - p[1], a[0] - p[0])
+    ub = math.atan2(b[1] - p[1], b[0] - p[0])
+    return abs(math.degrees((ua - ub + math.pi) % (2 * math.pi) - math.pi))
+
+
+@pytest.mark.parametrize("size", [0.9, 1.2, 1.6])
+def test_round_8_any_two_neighbours_subtend_22_5_degrees_from_a_third(size):
+    badges = [p.badge for p in make_table("round", size, 8).places]
+    for i, p in enumerate(badges):
+        for j in range(8):
+            k = (j + 1) % 8
+            if i not in (j, k):
+                assert angle_at(p, badges[j], badges[k]) == pytest.approx(22.5, abs=1e-9)
+
+
+@pytest.mark.parametrize(("seating", "sides"), [("3+3+1+1", (3, 3, 1, 1)), ("2+2", (2, 2, 0, 0)),
+                                                ("6", (3, 3, 0, 0))])
+def test_rectangles_seat_the_long_sides_then_the_ends(seating, sides):
+    table = make_table("rect", 1.6, seating)
+    assert table.seats == sum(sides)
+    on_long = sum(1 for p in table.places if abs(p.badge[1]) > table.width_m / 2)
+    assert on_long == sides[0] + sides[1]
+    for p in table.places:  # every badge faces the table's centre
+        assert p.facing[0] * -p.badge[0] + p.facing[1] * -p.badge[1] > 0
+
+
+def test_seating_in_line_is_refused_with_a_seating_that_works():
+    warnings = seating_check("rect", 1.6, "4+4")
+    assert warnings
+    assert all(w.separation_deg < needed_separation() for w in warnings)
+    suggestion = warnings[0].suggestion
+    assert suggestion is not None and "3+3+1+1" in suggestion
+    assert seating_check("rect", 1.6, "3+3+1+1") == []
+
+
+@pytest.mark.parametrize("seats", [4, 6, 8])
+@pytest.mark.parametrize("size", [0.9, 1.2, 1.6])
+def test_round_tables_need_no_advice(size, seats):
+    assert seating_check("round", size, seats) == []
