@@ -17,6 +17,7 @@ PIN_FACTORIES = ("default", "mock", "lgpio", "rpigpio", "pigpio", "native")
 PIN_NAME = re.compile(r"(GPIO|BCM|BOARD|J8:|WPI)?[0-9]{1,2}|[A-Z0-9]+:[0-9]+")
 USB_ID = re.compile(r"([0-9a-fA-F]{4}):([0-9a-fA-F]{4})")
 NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+SEATING = re.compile(r"[1-8](\+[0-8]){0,3}")
 
 
 @dataclass(frozen=True)
@@ -70,10 +71,11 @@ class HandSettings:
 
 @dataclass(frozen=True)
 class SimSettings:
-    guns: tuple[int, ...] = ()  # the seats of the simulated table (badge, gun, standee)
+    guns: tuple[int, ...] = ()  # the seats 1..N of the simulated table (badge, gun, pod)
     shape: str = "round"  # the table top: round or rect
     size_m: float = 1.2  # its diameter, or its long side
-    width_m: float | None = None  # a rectangle's short side (default: 2/3 of size_m)
+    seating: str | None = None  # rect: players per side, "3+3+1+1" (default: N on 2 sides)
+    width_m: float | None = None  # rect: the short side (default: companion.tablesim's)
     slot_us: int = 2000
     hand: HandSettings = field(default_factory=HandSettings)
     seed: int = 0  # the hands' randomness
@@ -98,6 +100,11 @@ def parse(node: Node) -> SensorSettings:
     _unique(node, "gpio", "standees", [p.seat for p in gpio.standees])
     _unique(node, "gpio", "tilts", [p.seat for p in gpio.tilts])
     _unique(node, "sim", "guns", list(sim.guns))
+    for key, pins in (("standees", gpio.standees), ("tilts", gpio.tilts)):
+        both = sorted({p.seat for p in pins} & set(sim.guns))
+        if both:
+            raise node.section("gpio").error(key, f"seat {both[0]} is on the simulated hub "
+                                                  "(sensors.sim.guns) too; give it one")
     names = [b.name for b in boards]
     if len(set(names)) != len(names):
         raise node.error("serial", "two boards have the same name; give each a distinct `name`")
@@ -208,15 +215,21 @@ def _sim(node: Node, filters: Filters) -> SimSettings:
     d = SimSettings()
     guns = tuple(node.int_list("guns", lo=1, hi=MAX_SEAT))
     table, hand = node.section("table"), node.section("hand")
+    if guns and guns != tuple(range(1, len(guns) + 1)):
+        raise node.error("guns", "must be the seats 1 to N in order round the table")
     shape = table.str("shape", d.shape, choices=("round", "rect"))
     size_m = table.number("size_m", d.size_m, lo=0.5, hi=3.0)
     width_m = table.number("width_m", None, lo=0.4, hi=3.0)
-    if width_m is not None and (shape != "rect" or width_m > size_m):
-        raise table.error("width_m", "only for shape: rect, and at most size_m")
+    seating = table.str("seating", None, pattern=SEATING)
+    for key, value in (("width_m", width_m), ("seating", seating)):
+        if value is not None and shape != "rect":
+            raise table.error(key, "only for shape: rect")
+    if seating and sum(map(int, seating.split("+"))) != len(guns):
+        raise table.error("seating", f"seats {seating} players, but sim.guns has {len(guns)}")
     table.done()
     dh = HandSettings()
     result = SimSettings(
-        guns=guns, shape=shape, size_m=size_m, width_m=width_m,
+        guns=guns, shape=shape, size_m=size_m, seating=seating, width_m=width_m,
         slot_us=_slot_us(node, "slot_us", d.slot_us, len(guns), filters) or d.slot_us,
         hand=HandSettings(offset_deg=hand.number("offset_deg", dh.offset_deg, lo=0, hi=20),
                           feedback=hand.bool("feedback", dh.feedback),
