@@ -43,6 +43,10 @@ class Tee(FactSink):
         for sink in self.sinks:
             sink.device(info)
 
+    def health(self, device: str, figures: dict[str, Any], t_ms: float) -> None:
+        for sink in self.sinks:
+            sink.health(device, figures, t_ms)
+
 
 class SensorBridge:
     def __init__(self, config: Config, clock: Clock = SYSTEM_CLOCK, publish: bool = True,

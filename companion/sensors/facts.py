@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 FactKind = Literal["aim", "raised", "posture", "lock", "seen"]
 
@@ -52,7 +52,7 @@ class FactSink:
     def device(self, info: DeviceInfo) -> None:
         raise NotImplementedError
 
-    def health(self, device: str, figures: dict[str, int], t_ms: float) -> None:
+    def health(self, device: str, figures: dict[str, Any], t_ms: float) -> None:
         """A device's own counters (a hub's STAT with the link's drops); optional."""
 
 

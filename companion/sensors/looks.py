@@ -33,6 +33,7 @@ class HubLooks:
         self._recent = {s: deque([0] * aimrule.LOCK_LOOKS, aimrule.LOCK_LOOKS) for s in seats}
         self.locks = dict.fromkeys(seats, 0)
         self.looks = 0  # rounds fed, reported or not
+        self.saw = dict.fromkeys(seats, 0)  # per gun: looks that saw some badge
         self._last: int | None = None  # the last round fed
         self._quiet = 0  # empty rounds in a row: past window + lock, more change nothing
         self._settle = self.window + aimrule.LOCK_LOOKS + 2
@@ -72,6 +73,8 @@ class HubLooks:
             self._last = rnd % ROUND_WRAP
         self._quiet = 0 if any(masks) else self._quiet + 1
         for seat, mask in zip(self.seats, masks, strict=True):
+            if mask:
+                self.saw[seat] += 1
             change = self._trackers[seat].look(t_ms, mask)
             if change is not None:
                 state, value, since = change

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from typing import Any
 
 from companion.bus.client import BusClient
 from companion.bus.topics import OFFLINE, ONLINE, Topics
@@ -59,7 +60,7 @@ class MqttPublisher(FactSink):
             self._publish(self.topics.device_info(info.device), payload)
             self._publish(self.topics.availability(info.device), ONLINE if info.online else OFFLINE)
 
-    def health(self, device: str, figures: dict[str, int], t_ms: float) -> None:
+    def health(self, device: str, figures: dict[str, Any], t_ms: float) -> None:
         with self._lock:
             self.seq += 1
             payload = json.dumps({"device": device, **figures, "t": round(t_ms, 3),

@@ -234,10 +234,13 @@ class HubLink:
             log.log(logging.INFO if msg.type == "OK" else logging.WARNING,
                     "hub %s answered %s %s", self.device_id, msg.type, msg.text)
 
-    def health(self) -> dict[str, int]:
-        """The hub's STAT figures and what this side dropped, for `companion doctor`."""
+    def health(self) -> dict[str, Any]:
+        """The hub's STAT figures, what this side dropped and which guns never saw a badge,
+        for `companion doctor`."""
+        looks = self.looks
         return {**self.stat, "lines": self.lines, "lines_dropped": self.dropped_total(),
-                "seq_gaps": self.seq_gaps}
+                "dropped_by_reason": dict(self.dropped), "seq_gaps": self.seq_gaps,
+                "blind": [s for s, n in looks.saw.items() if not n] if looks else []}
 
     def _schedule(self, slot_us: int, seats: tuple[int, ...], t_ms: float) -> None:
         """A schedule in force: fresh trackers; every gun aims at nobody until seen."""
