@@ -49,7 +49,9 @@ def error(text: str) -> ConfigError:
     ("sensors:\n  serial:\n    - {name: a}\n", 3, "sensors.serial[0].port", "exactly one"),
     ("sensors:\n  serial:\n    - {usb: 'nope'}\n", 3, "sensors.serial[0].usb", "does not match"),
     ("sensors:\n  sim:\n    guns: [1, 9]\n", 3, "sensors.sim.guns[1]", "from 1 to 8"),
-    ("sensors:\n  sim:\n    guns: [2, 2]\n", 3, "sensors.sim.guns", "seat 2 appears twice"),
+    ("sensors:\n  sim:\n    guns: [2, 3]\n", 3, "sensors.sim.guns", "seats 1 to N"),
+    ("sensors:\n  gpio:\n    standees: [{seat: 1, pin: 5}]\n  sim:\n    guns: [1, 2]\n", 3,
+     "sensors.gpio.standees", "seat 1 is on the simulated hub"),
     ("table: a\nsensor: {}\n", 2, "sensor", "unknown section"),
     ("table: Big Table\n", 1, "table", "does not match"),
     ("sensors:\n  gpio:\n    tilts:\n      - {seat: 1, pin: 4, pull_up: null}\n",
@@ -60,8 +62,8 @@ def error(text: str) -> ConfigError:
     ("sensors:\n  serial:\n    - port: /dev/x\n      slots:\n        slot_us: 10000\n"
      "        seats: [1, 2]\n", 5, "sensors.serial[0].slots.slot_us", "from 1500 to 5000"),
     ("sensors:\n  filters: {hold_ms: 100}\n  serial:\n    - port: /dev/x\n      slots:\n"
-     "        slot_us: 5000\n        seats: [1, 2, 3, 4]\n", 6,
-     "sensors.serial[0].slots.slot_us", "25 ms, longer than a third of sensors.filters.hold_ms"),
+     "        slot_us: 4000\n        seats: [1, 2, 3, 4, 5, 6, 7, 8]\n", 6,
+     "sensors.serial[0].slots.slot_us", "36 ms, longer than a third of sensors.filters.hold_ms"),
     ("sensors:\n  filters: {hold_ms: 100}\n  sim:\n    guns: [1, 2, 3, 4, 5, 6, 7, 8]\n"
      "    slot_us: 4000\n", 5, "sensors.sim.slot_us", "longer than a third"),
     ("sensors:\n  serial:\n    - port: /dev/x\n      slots: {slot_us: 2000, seats: [1, 1]}\n",
