@@ -68,6 +68,8 @@ def read_live(config: Config, timeout_s: float) -> dict[str, bytes] | None:
     got_status = threading.Event()
 
     def on_message(topic: str, payload: bytes) -> None:
+        if topic == topics.hub_seen or topic.endswith("/lock"):
+            return  # a stream of events, not state: it never goes quiet while aims are held
         retained[topic] = payload
         last[0] = time.monotonic()
         if topic == topics.status:
