@@ -21,11 +21,23 @@ class Topics:
         """Retained `online`/`offline`: the sensor bridge's last will."""
         return f"{self.base}/status"
 
+    def gun(self, seat: int | str, kind: str) -> str:
+        """`aim`, `raised` (retained state) or `lock` (the aimer's indicator, an event)."""
+        return f"{self.base}/gun/{seat}/{kind}"
+
     def gun_aim(self, seat: int | str) -> str:
-        return f"{self.base}/gun/{seat}/aim"
+        return self.gun(seat, "aim")
 
     def gun_raised(self, seat: int | str) -> str:
-        return f"{self.base}/gun/{seat}/raised"
+        return self.gun(seat, "raised")
+
+    def gun_lock(self, seat: int | str) -> str:
+        return self.gun(seat, "lock")
+
+    @property
+    def hub_seen(self) -> str:
+        """Every gun's look in each round the hub reports (QoS 0, not retained)."""
+        return f"{self.base}/hub/seen"
 
     def standee_posture(self, seat: int | str) -> str:
         return f"{self.base}/standee/{seat}/posture"
@@ -35,6 +47,10 @@ class Topics:
 
     def device_info(self, device: str) -> str:
         return f"{self.base}/device/{device}/info"
+
+    def device_stat(self, device: str) -> str:
+        """Retained: a hub's own health figures (STAT) and the link's drop counts."""
+        return f"{self.base}/device/{device}/stat"
 
     @property
     def sim_command(self) -> str:

@@ -1,16 +1,16 @@
 """The referee on the bus: sensor facts in; public game state, events and discovery out.
 
-Inbound payloads come from other programs and are checked field by field; a bad one is
-counted and logged, never applied. Outbound, the retained `game/state` never holds a
-secret (it is the spectators' view), and events go to `game/event` and to one topic per
-player, which Home Assistant's discovery turns into an event entity per player.
+Inbound payloads come from other programs and are checked by the sensor wire's one codec
+(companion.sensors.codec); a bad one is counted and logged, never applied. Outbound, the
+retained `game/state` never holds a secret (it is the spectators' view), and events go to
+`game/event` and to one topic per player, which Home Assistant's discovery turns into an
+event entity per player.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import re
 from typing import Any
 
 from companion import __version__
@@ -18,41 +18,14 @@ from companion.bus.client import BusClient
 from companion.bus.topics import ONLINE, Topics
 from companion.referee.table import Table
 from companion.referee.views import public_event
-from companion.sensors.facts import Fact
+from companion.sensors.codec import fact_from_message
 
 log = logging.getLogger(__name__)
 
-FACT_TOPIC = re.compile(r".*/(gun/(\d)/(aim|raised)|standee/(\d)/(posture))$")
 # engine event -> published event type
 EVENT_TYPES = {"wounded": "wounded", "eliminated": "eliminated", "lay_down": "lay_down",
                "game_over": "game_over"}
 PLAYER_EVENTS = ("shot", "wounded", "eliminated", "lay_down", "loot_taken", "godfather")
-
-
-def fact_from_message(topic: str, payload: bytes) -> Fact:
-    """A sensor fact from its topic and JSON payload; ValueError says what is wrong."""
-    m = FACT_TOPIC.match(topic)
-    if not m:
-        raise ValueError(f"not a sensor topic: {topic}")
-    seat = int(m.group(2) or m.group(4))
-    kind = m.group(3) or m.group(5)
-    try:
-        data = json.loads(payload)
-    except (ValueError, UnicodeDecodeError):
-        raise ValueError(f"{topic}: payload is not JSON") from None
-    if not isinstance(data, dict):
-        raise ValueError(f"{topic}: payload is not a JSON object")
-    t = data.get("t")
-    if isinstance(t, bool) or not isinstance(t, int | float):
-        raise ValueError(f"{topic}: t (the time it happened, ms) is missing or not a number")
-    key = {"aim": "target", "raised": "raised", "posture": "posture"}[kind]
-    value = data.get(key, ...)
-    ok = {"aim": value is None or (type(value) is int and 1 <= value <= 8),
-          "raised": isinstance(value, bool),
-          "posture": value in ("up", "down")}[kind]
-    if not ok:
-        raise ValueError(f"{topic}: {key} has a bad value {value!r}")
-    return Fact(kind, seat, value, float(t), str(data.get("device", "?")))  # type: ignore[arg-type]
 
 
 def published_events(e: dict[str, Any]) -> list[dict[str, Any]]:

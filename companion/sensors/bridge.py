@@ -1,9 +1,9 @@
 """The sensor bridge: every backend in the config, their facts published on the bus.
 
-Built from a checked config by `companion sensors`, and later by `companion run`, which
-adds its own listeners to the same facts. Start order: broker, bus, simulated boards,
-pins, serial links, filter thread; stop in reverse, so the last words on the bus are
-each device going offline and then the bridge's own `offline` status.
+Built from a checked config by `companion sensors`, and by `companion run`. Start order:
+broker, bus, simulated hub, pins, serial links, the scheduler thread (switch debounce and
+the simulated hub's slots); stop in reverse, so the last words on the bus are each device
+going offline and then the bridge's own `offline` status.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from companion.sensors.facts import DeviceInfo, Fact, FactSink
 from companion.sensors.gpio import GpioBackend
 from companion.sensors.publisher import MqttPublisher
 from companion.sensors.scheduler import Scheduler
-from companion.sensors.serial_link import BoardLink
+from companion.sensors.serial_link import HubLink
 from companion.sensors.settings import BoardSettings, SensorSettings
 from companion.sensors.sim.simulator import SimError, Simulator
 
@@ -43,6 +43,10 @@ class Tee(FactSink):
         for sink in self.sinks:
             sink.device(info)
 
+    def health(self, device: str, figures: dict[str, Any], t_ms: float) -> None:
+        for sink in self.sinks:
+            sink.health(device, figures, t_ms)
+
 
 class SensorBridge:
     def __init__(self, config: Config, clock: Clock = SYSTEM_CLOCK, publish: bool = True,
@@ -59,21 +63,19 @@ class SensorBridge:
             self.bus = BusClient(config.mqtt, _client_id(config.table), self.topics.status)
             self.publisher = MqttPublisher(self.bus, self.topics)
             self.tee.sinks.append(self.publisher)
-        self.sim = Simulator(self.settings, clock)
+        self.sim = Simulator(self.settings, clock, self.scheduler.lock)
         self.gpio: GpioBackend | None = None
         gpio = self.settings.gpio
         if gpio.standees or gpio.tilts:
             self.gpio = GpioBackend(gpio, self.tee, self.scheduler, clock, pin_factory)
             self.sim.gpio = self.gpio
-        sim_boards = [
-            BoardSettings(name=self.settings.sim_board_name(seat), port=board.link_path,
-                          board_id=board.board_id)
-            for seat, board in self.sim.boards.items()
-        ]
-        self.links = [
-            BoardLink(b, self.settings.filters, self.tee, self.scheduler, clock)
-            for b in (*self.settings.boards, *sim_boards)
-        ]
+        boards = list(self.settings.boards)
+        if self.sim.hub is not None:
+            self.scheduler.add(self.sim.hub)
+            boards.append(BoardSettings(name=SensorSettings.SIM_HUB,
+                                        port=self.sim.hub.port.link_path))
+        self.links = [HubLink(b, self.settings.filters, self.tee, self.scheduler, clock)
+                      for b in boards]
 
     def add_sink(self, sink: FactSink) -> None:
         """Another consumer of the facts (e.g. the referee in the same process)."""

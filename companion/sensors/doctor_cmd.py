@@ -2,11 +2,14 @@
 
 With a sensor bridge running it reads the bridge's retained topics; with none it runs
 the sensors itself for a moment (ports must be free) and reports what they said.
+`--ir-matrix` prints who sees whom instead: for each gun (row) and badge (column), the
+share of the last second's looks in which that gun saw that badge.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import threading
@@ -17,6 +20,7 @@ from companion.bus.topics import ONLINE, Topics
 from companion.clock import SYSTEM_CLOCK
 from companion.commandline import add_config_argument, setup_logging
 from companion.config import Config, ConfigError, load
+from companion.sensors.facts import Fact
 
 HELP = "list configured sensor devices with their live state and say what is missing"
 QUIET_S = 0.3  # retained messages arrive in a burst; this long without one ends it
@@ -26,6 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_argument(parser)
     parser.add_argument("--listen", type=float, default=1.5, metavar="SECONDS",
                         help="how long to listen to the sensors when no bridge runs (1.5)")
+    parser.add_argument("--ir-matrix", action="store_true",
+                        help="print the live visibility matrix: which gun sees which badge")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -36,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"config error: {exc}")
         return 2
     print(f"config {config.file}: table {config.table!r}, {config.mqtt.describe()}")
+    if args.ir_matrix:
+        return ir_matrix(config)
     retained = read_live(config, args.listen)
     if retained is not None:
         print("live state from the running sensor bridge")
@@ -60,6 +68,8 @@ def read_live(config: Config, timeout_s: float) -> dict[str, bytes] | None:
     got_status = threading.Event()
 
     def on_message(topic: str, payload: bytes) -> None:
+        if topic == topics.hub_seen or topic.endswith("/lock"):
+            return  # a stream of events, not state: it never goes quiet while aims are held
         retained[topic] = payload
         last[0] = time.monotonic()
         if topic == topics.status:
@@ -84,8 +94,10 @@ class _MemoryBus:
     def __init__(self) -> None:
         self.retained: dict[str, bytes] = {}
 
-    def publish(self, topic: str, payload: str, retain: bool = False) -> None:
-        self.retained[topic] = payload.encode()
+    def publish(self, topic: str, payload: str, retain: bool = False,
+                qos: int | None = None) -> None:
+        if retain:
+            self.retained[topic] = payload.encode()
 
     def on_connect(self, _callback: object) -> None:
         pass
@@ -116,7 +128,7 @@ def report(config: Config, retained: dict[str, bytes], now_ms: float
     for d in data.values():
         if d and "device" in d and "t" in d:
             seen[d["device"]] = max(seen.get(d["device"], 0.0), d["t"])
-    lines, missing = ["devices:"], []
+    lines, missing, notes = ["devices:"], [], []
     for dev, info in sorted(infos.items()):
         where = " ".join(str(x) for x in (info.get("kind"), info.get("port") or "") if x)
         state = "online" if info.get("online") else f"OFFLINE ({info.get('reason')})"
@@ -125,18 +137,31 @@ def report(config: Config, retained: dict[str, bytes], now_ms: float
         lines.append(f"  {dev:<12} {state:<22} {info.get('backend')} {where}{fw}"
                      f", last report {age:.1f} s ago")
     sensors = config.sensors
-    for board in (*sensors.boards, *(sensors.sim_board_name(s) for s in sensors.sim.guns)):
+    hubs = [*sensors.boards, *([sensors.SIM_HUB] if sensors.sim.guns else [])]
+    hub_seats: set[int] = set()
+    for board in hubs:
         name = board if isinstance(board, str) else board.name
         info = next((i for i in infos.values() if i.get("name") == name), None)
         if info is None:
             where = board if isinstance(board, str) else (board.port or _usb(board.usb))
-            missing.append(f"board {name} ({where}): never answered (not plugged in, wrong "
+            missing.append(f"hub {name} ({where}): never answered (not plugged in, wrong "
                            "port, or not running the firmware?)")
-        elif not info.get("online"):
-            missing.append(f"board {name}: offline ({info.get('reason')})")
+            continue
+        hub_seats |= set(info.get("seats") or ())
+        stat = data.get(topics.device_stat(info["device"]))
+        if stat:
+            lines.append(f"  {info['device']:<12} rounds {stat.get('rounds', '?')}, late "
+                         f"{stat.get('late', '?')}, noise {stat.get('noise', '?')}, dropped "
+                         f"{stat.get('dropped', '?')} (hub); lines {stat.get('lines')}, "
+                         f"dropped here {stat.get('lines_dropped')}")
+            for seat in stat.get("blind") or ():
+                notes.append(f"seat {seat}: its gun has not seen any badge yet (point it at "
+                             "a player; if it never sees one: receiver, aperture or cable)")
+        if not info.get("online"):
+            missing.append(f"hub {name}: offline ({info.get('reason')})")
     lines.append("seats:")
     seats = sorted({p.seat for p in (*sensors.gpio.standees, *sensors.gpio.tilts)}
-                   | set(sensors.sim.guns) | {b.seat for b in sensors.boards if b.seat}
+                   | set(sensors.sim.guns) | hub_seats
                    | {_seat(t) for t in data if "/gun/" in t or "/standee/" in t})
     for seat in seats:
         posture = data.get(topics.standee_posture(seat))
@@ -149,6 +174,8 @@ def report(config: Config, retained: dict[str, bytes], now_ms: float
         for kind, value in (("standee", posture), ("gun aim", aim), ("gun tilt", raised)):
             if value is None:
                 missing.append(f"seat {seat}: no {kind} reading")
+    if notes:
+        lines += ["notes:", *(f"  - {n}" for n in notes)]
     return lines, missing
 
 
@@ -161,7 +188,77 @@ def _json(payload: bytes) -> dict | None:
 
 
 def _target(aim: dict) -> str:
-    return "nobody" if aim.get("target") is None else f"seat {aim['target']}"
+    target = aim.get("target")
+    if isinstance(target, list):
+        return "seats " + " or ".join(map(str, target)) + " (ambiguous)"
+    return "nobody" if target is None else f"seat {target}"
+
+
+def ir_matrix(config: Config, seconds: float = 1.0) -> int:
+    """Print who sees whom over `seconds` of the hub's rounds; 1 when nothing is heard."""
+    from companion.sensors import codec
+
+    topics = Topics(config.table)
+    seen: list[Fact] = []
+    infos: dict[str, dict] = {}
+
+    def on_message(topic: str, payload: bytes) -> None:
+        if topic == topics.hub_seen:
+            with contextlib.suppress(codec.CodecError):
+                seen.append(codec.fact_from_message(topic, payload))
+        elif topic.endswith("/info") and (info := _json(payload)):
+            infos[info.get("device", "?")] = info
+
+    retained = read_live(config, 1.5)
+    if retained is not None:
+        for topic, payload in retained.items():
+            on_message(topic, payload)
+        bus = BusClient(config.mqtt, f"cashnguns-{config.table}-matrix-{os.getpid()}")
+        bus.subscribe(topics.hub_seen, on_message)
+        bus.start(wait_s=2.0)
+        time.sleep(seconds)  # the matrix is a share of the looks over this time
+        bus.stop()
+    else:
+        from companion.sensors import build_bridge
+        from companion.sensors.facts import CallbackSink
+
+        bridge = build_bridge(config, publish=False)
+        bridge.add_sink(CallbackSink(lambda f: f.kind == "seen" and seen.append(f),
+                                     lambda i: on_message(f"x/{i.device}/info", json.dumps(
+                                         {"device": i.device, "seats": list(i.seats),
+                                          "slot_us": i.slot_us}).encode())))
+        bridge.start()
+        time.sleep(0.5 + seconds)
+        bridge.stop()
+    hub = next((i for i in infos.values() if i.get("seats") and i.get("slot_us")), None)
+    if hub is None:
+        print("no hub reported its slots: nothing to show")
+        return 1
+    print("\n".join(matrix_lines(tuple(hub["seats"]), hub["slot_us"], seen, seconds)))
+    return 0
+
+
+def matrix_lines(seats: tuple[int, ...], slot_us: int, seen: list[Fact],
+                 seconds: float) -> list[str]:
+    """Rows: guns; columns: badges; cells: % of the looks in which the gun saw the badge."""
+    looks = max(1, round(seconds * 1e6 / ((len(seats) + 1) * slot_us)))
+    if seen:
+        last = seen[-1].t_ms
+        seen = [f for f in seen if f.t_ms > last - seconds * 1000]
+    counts = {(g, b): 0 for g in seats for b in seats}
+    for fact in seen:
+        for gun, mask in zip(seats, fact.value, strict=False):  # type: ignore[arg-type]
+            for badge in seats:
+                counts[gun, badge] += mask >> (badge - 1) & 1
+    head = "gun\\badge " + "".join(f"{b:>5}" for b in seats)
+    rows = [f"{gun:>10} " + "".join(_cell(counts[gun, b] / looks) for b in seats)
+            for gun in seats]
+    return [f"share of {looks} looks ({seconds:g} s) in which each gun saw each badge",
+            head, *rows]
+
+
+def _cell(share: float) -> str:
+    return "    ." if share == 0 else f"{min(100, round(100 * share)):>4}%"
 
 
 def _usb(usb: tuple[int, int] | None) -> str:

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-FactKind = Literal["aim", "raised", "posture"]
+FactKind = Literal["aim", "raised", "posture", "lock", "seen"]
 
 
 @dataclass(frozen=True)
 class Fact:
-    """`aim`: value is the target seat or None; `raised`: bool; `posture`: "up"/"down"."""
+    """What one sensor said, by kind (docs/MQTT.md):
+
+    `aim`: the target seat (held), None (no aim) or a sorted tuple of seats (ambiguous);
+    `raised`: bool; `posture`: "up"/"down"; `lock`: the aimer's indicator 0/1/2;
+    `seen` (seat 0, the hub): each gun's look in one round, a tuple of masks in slot order.
+    """
 
     kind: FactKind
     seat: int
-    value: int | bool | str | None
+    value: int | bool | str | tuple[int, ...] | None
     t_ms: float  # when it happened, on the companion's clock (companion.clock)
     device: str
 
@@ -26,7 +31,7 @@ class DeviceInfo:
 
     device: str
     backend: str  # gpio, serial
-    kind: str  # gun, hub, pins
+    kind: str  # hub, pins
     online: bool
     reason: str  # why it is (off|on)line: "started", "hello", "unplugged", "silent", ...
     t_ms: float
@@ -34,6 +39,8 @@ class DeviceInfo:
     firmware: str | None = None
     port: str | None = None
     name: str | None = None  # the config entry it answers to
+    slot_us: int | None = None  # a hub: the slot schedule in force
+    seats: tuple[int, ...] = ()  # a hub: the seats in play, in slot order (`seen` masks)
 
 
 class FactSink:
@@ -44,6 +51,9 @@ class FactSink:
 
     def device(self, info: DeviceInfo) -> None:
         raise NotImplementedError
+
+    def health(self, device: str, figures: dict[str, Any], t_ms: float) -> None:
+        """A device's own counters (a hub's STAT with the link's drops); optional."""
 
 
 class CallbackSink(FactSink):

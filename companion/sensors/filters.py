@@ -1,4 +1,4 @@
-"""Turning raw, noisy readings into facts; pure state machines fed with timestamps.
+"""Turning raw, noisy switch readings into facts; pure state machines fed with timestamps.
 
 Each filter is fed `(value, t_ms)` as readings arrive and polled with the current time;
 it calls `emit(value, t_ms)` when a reading counts, stamped with the time the new state
@@ -52,65 +52,3 @@ class Debouncer:
         if self._candidate == self.stable:
             return None
         return self._since + self.hold_ms
-
-
-class AimFilter:
-    """Which seat a gun aims at, from the receiver's raw, flickering target.
-
-    A seat counts once it is seen for `acquire_ms`; gaps in sight shorter than
-    `release_ms` are bridged, so a brief dropout neither clears a target nor restarts its
-    acquisition. A gap that lasts `release_ms` clears the aim, stamped at the gap's start.
-    A different seat replaces the current one once it has been seen for `acquire_ms`.
-    """
-
-    def __init__(self, acquire_ms: float, release_ms: float, emit: Emit) -> None:
-        self.acquire_ms, self.release_ms, self._emit = acquire_ms, release_ms, emit
-        self.target: int | None = None  # what counts now
-        self.known = False  # whether `target` was ever emitted
-        self.dropouts = 0  # gaps bridged
-        self._seen: int | None = None  # seat in sight, gaps bridged
-        self._seen_since = 0.0
-        self._gap_since: float | None = None
-        self._fed = False
-
-    def reset(self) -> None:
-        """Forget everything (the board went away); the next reading starts afresh."""
-        self.target, self.known, self._seen, self._gap_since = None, False, None, None
-        self._fed = False
-
-    def feed(self, value: int | None, t_ms: float) -> None:
-        if not self._fed:
-            self._fed, self._seen_since = True, t_ms
-        if value is None:
-            if self._seen is not None and self._gap_since is None:
-                self._gap_since = t_ms
-            return
-        if value == self._seen:
-            if self._gap_since is not None:
-                self.dropouts += 1
-            self._gap_since = None
-            return
-        self._seen, self._seen_since, self._gap_since = value, t_ms, None
-
-    def poll(self, now_ms: float) -> None:
-        if not self._fed:
-            return
-        if self._gap_since is not None and now_ms - self._gap_since >= self.release_ms:
-            self._seen, self._seen_since, self._gap_since = None, self._gap_since, None
-        if self._seen is None:
-            if self.target is not None or not self.known:
-                self._set(None, self._seen_since)
-        elif (self._seen != self.target and self._gap_since is None
-              and now_ms - self._seen_since >= self.acquire_ms):
-            self._set(self._seen, self._seen_since)
-
-    def next_deadline(self) -> float | None:
-        if self._gap_since is not None:
-            return self._gap_since + self.release_ms
-        if self._seen is not None and self._seen != self.target:
-            return self._seen_since + self.acquire_ms
-        return None
-
-    def _set(self, target: int | None, t_ms: float) -> None:
-        self.target, self.known = target, True
-        self._emit(target, t_ms)

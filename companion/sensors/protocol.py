@@ -1,7 +1,8 @@
-"""The board line protocol's messages (firmware/PROTOCOL.md) on top of its framing.
+"""The hub's line protocol, PROTO 2 (firmware/PROTOCOL.md), on top of its framing.
 
 `parse` turns one framed line into a checked message or raises LineError with a short
-reason that the reader counts; the framing itself is companion.wire.linecodec.
+reason that the reader counts; the framing itself is companion.wire.linecodec. Nothing
+from a board is trusted: every field is checked for shape and range here.
 """
 
 from __future__ import annotations
@@ -11,13 +12,17 @@ from dataclasses import dataclass
 
 from companion.wire.linecodec import LineError, decode, encode
 
-PROTO = "1"
+PROTO = "2"
 T_WRAP = 1 << 30
 SEQ_WRAP = 1 << 16
+ROUND_WRAP = 1 << 16
 BOARD_ID = re.compile(r"[a-z0-9-]{1,16}")
 VERSION = re.compile(r"[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}")
 NONCE = re.compile(r"[0-9a-f]{1,8}")
+MASK = re.compile(r"[0-9a-f]{1,2}")
 MAX_SEAT = 8
+SLOT_US = (1500, 5000)  # the slot lengths a hub accepts
+STAT_FIELDS = ("rounds", "late", "noise", "dropped")
 
 
 @dataclass(frozen=True)
@@ -25,11 +30,15 @@ class Message:
     type: str
     seq: int
     t: int  # the board's clock, ms, wrapping at 2^30
-    kind: str = ""  # HELLO: gun or hub
-    board_id: str = ""
-    firmware: str = ""
-    seat: int | None = None  # HELLO: the board's seat; AIM: target (None: none); POST: seat
+    board_id: str = ""  # HELLO
+    firmware: str = ""  # HELLO
+    seat: int | None = None  # TILT, POST
     value: bool | None = None  # TILT: raised; POST: up
+    round: int | None = None  # HB: the round in progress; SEEN: the round reported
+    masks: tuple[int, ...] = ()  # SEEN: each gun's look, in slot order
+    slot_us: int | None = None  # SLOTS
+    seats: tuple[int, ...] = ()  # SLOTS: the seats in play, in slot order
+    stat: tuple[int, int, int, int] | None = None  # STAT: STAT_FIELDS
     text: str = ""  # PONG nonce, OK command, ERR code
 
 
@@ -46,6 +55,20 @@ def _seat(text: str) -> int:
     return _int(text, 1, MAX_SEAT)
 
 
+def _seats(text: str) -> tuple[int, ...]:
+    seats = tuple(_seat(s) for s in text.split(","))
+    if len(set(seats)) != len(seats):
+        raise LineError("fields", text)
+    return seats
+
+
+def _masks(text: str) -> tuple[int, ...]:
+    parts = text.split(",")
+    if len(parts) > MAX_SEAT or not all(MASK.fullmatch(p) for p in parts):
+        raise LineError("fields", text)
+    return tuple(int(p, 16) for p in parts)
+
+
 def parse(line: bytes) -> Message:
     """One line from a board -> Message; raises LineError(reason) for anything wrong."""
     fields = decode(line)
@@ -60,31 +83,40 @@ def parse(line: bytes) -> Message:
         proto, board_kind, board_id, fw, seat = rest
         if proto != PROTO:
             raise LineError("version", proto)
-        if board_kind not in ("gun", "hub") or not BOARD_ID.fullmatch(board_id):
+        if board_kind != "hub" or not BOARD_ID.fullmatch(board_id) or seat != "0":
             raise LineError("fields", kind)
         if not VERSION.fullmatch(fw):
             raise LineError("fields", fw)
-        board_seat = _int(seat, 0, MAX_SEAT) if board_kind == "hub" else _seat(seat)
-        return Message(kind, seq, t, board_kind, board_id, fw, board_seat or None)
-    if kind == "AIM":
-        return Message(kind, seq, t, seat=None if rest[0] == "-" else _seat(rest[0]))
+        return Message(kind, seq, t, board_id=board_id, firmware=fw)
+    if kind == "HB":
+        return Message(kind, seq, t, round=_int(rest[0], 0, ROUND_WRAP - 1))
+    if kind == "SEEN":
+        return Message(kind, seq, t, round=_int(rest[0], 0, ROUND_WRAP - 1),
+                       masks=_masks(rest[1]))
     if kind == "TILT":
-        if rest[0] not in ("0", "1"):
+        if rest[1] not in ("0", "1"):
             raise LineError("fields", kind)
-        return Message(kind, seq, t, value=rest[0] == "1")
+        return Message(kind, seq, t, seat=_seat(rest[0]), value=rest[1] == "1")
     if kind == "POST":
         if rest[1] not in ("up", "down"):
             raise LineError("fields", kind)
         return Message(kind, seq, t, seat=_seat(rest[0]), value=rest[1] == "up")
+    if kind == "SLOTS":
+        return Message(kind, seq, t, slot_us=_int(rest[0], *SLOT_US), seats=_seats(rest[1]))
+    if kind == "STAT":
+        rounds, late, noise, dropped = (_int(r, 0, 2**32 - 1) for r in rest)
+        return Message(kind, seq, t, stat=(rounds, late, noise, dropped))
     if kind == "PONG" and not NONCE.fullmatch(rest[0]):
         raise LineError("fields", kind)
     if kind == "ERR" and rest[0] not in ("crc", "syntax", "unknown", "range"):
         raise LineError("fields", kind)
-    return Message(kind, seq, t, text=rest[0] if rest else "")
+    return Message(kind, seq, t, text=rest[0])
 
 
 # message type -> number of fields after SEQ and T
-_SHAPES = {"HELLO": 5, "HB": 0, "AIM": 1, "TILT": 1, "POST": 2, "PONG": 1, "OK": 1, "ERR": 1}
+_SHAPES = {"HELLO": 5, "HB": 1, "SEEN": 2, "TILT": 2, "POST": 2, "SLOTS": 2, "STAT": 4,
+           "PONG": 1, "OK": 1, "ERR": 1}
+TYPES = tuple(_SHAPES)
 
 
 def who() -> bytes:

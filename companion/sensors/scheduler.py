@@ -1,17 +1,25 @@
-"""One thread that polls every filter when its deadline comes, under one lock.
+"""One thread that polls everything timed (switch debouncers, the simulated hub's slots)
+when its deadline comes, under one lock.
 
-Readings arrive on many threads (gpiozero's, one per serial port); feeding them through
+Readings arrive on many threads (gpiozero's, the serial port's); feeding them through
 here serialises them, so facts leave in the order they were decided. Tests with a
-FakeClock skip the thread and call `run_due()` after moving the clock.
+FakeClock call `run_due()` after moving the clock.
 """
 
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, Protocol
 
 from companion.clock import Clock
 from companion.sensors.filters import Filter
+
+
+class Timed(Protocol):
+    """Anything the scheduler polls at its deadline (a Filter, the simulated hub)."""
+
+    def poll(self, now_ms: float) -> None: ...
+    def next_deadline(self) -> float | None: ...
 
 
 class Scheduler:
@@ -19,11 +27,11 @@ class Scheduler:
         self.clock = clock
         self.lock = threading.RLock()
         self._wake = threading.Condition(self.lock)
-        self._filters: list[Filter] = []
+        self._filters: list[Timed] = []
         self._running = False
         self._thread: threading.Thread | None = None
 
-    def add(self, flt: Filter) -> Filter:
+    def add(self, flt: Timed) -> Timed:
         with self.lock:
             self._filters.append(flt)
         return flt

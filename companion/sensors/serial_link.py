@@ -1,9 +1,10 @@
-"""One board on a serial port: find it, read its lines, keep it online, survive unplugging.
+"""The hub on a serial port: find it, read its lines, keep it online, survive unplugging.
 
-A thread per board. The port is found by path or by USB VID:PID; when it fails or
-disappears the board is offline at once, and the thread looks for it again every 200 ms,
-so a board plugged back in is picked up without a restart. Bad lines are counted by
-reason and dropped; nothing in them reaches the facts.
+One thread. The port is found by path or by USB VID:PID; when it fails or disappears the
+hub is offline at once, and the thread looks for it again every 200 ms, so a hub plugged
+back in is picked up without a restart. Bad lines are counted by reason and dropped;
+nothing in them reaches the facts. Rounds become aims in companion.sensors.looks; the
+hub's own STAT figures and the drop counts are kept here for `companion doctor`.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ from companion.clock import Clock
 from companion.sensors import protocol
 from companion.sensors.board_clock import BoardClock
 from companion.sensors.facts import DeviceInfo, Fact, FactSink
-from companion.sensors.filters import AimFilter
 from companion.sensors.lines import LineSplitter
+from companion.sensors.looks import HubLooks
 from companion.sensors.scheduler import Scheduler
 from companion.sensors.settings import BoardSettings, Filters
 from companion.wire.linecodec import LineError
@@ -35,6 +36,7 @@ log = logging.getLogger(__name__)
 RETRY_S = 0.2
 READ_TIMEOUT_S = 0.05
 WHO_EVERY_MS = 1000.0
+DROP_LOG_S = 10.0  # dropped lines are logged at most this often, as one line of counts
 
 
 def find_port(settings: BoardSettings,
@@ -50,7 +52,7 @@ def find_port(settings: BoardSettings,
     return None
 
 
-class BoardLink:
+class HubLink:
     def __init__(self, settings: BoardSettings, filters: Filters, sink: FactSink,
                  scheduler: Scheduler, clock: Clock,
                  comports: Callable[[], Iterable[Any]] = list_ports.comports) -> None:
@@ -69,8 +71,10 @@ class BoardLink:
         self._board_clock = BoardClock()
         self._last_seq: int | None = None
         self._first_line = True  # after opening a port: may be torn
-        self.aim = scheduler.add(AimFilter(filters.aim_acquire_ms, filters.aim_release_ms,
-                                           self._emit_aim))
+        self.looks: HubLooks | None = None  # from the hub's SLOTS: the schedule in force
+        self.stat: dict[str, int] = {}  # the hub's last STAT
+        self._drops_logged = 0  # how many of the drops were logged, and when
+        self._drop_log_at = -DROP_LOG_S
         self._serial: serial.Serial | None = None
         self._write_lock = threading.Lock()
         self._stop = threading.Event()
@@ -81,10 +85,6 @@ class BoardLink:
     @property
     def device_id(self) -> str:
         return self.hello.board_id if self.hello else (self.settings.board_id or self.settings.name)
-
-    @property
-    def seat(self) -> int | None:
-        return self.settings.seat or (self.hello.seat if self.hello else None)
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name=f"board-{self.settings.name}",
@@ -136,7 +136,7 @@ class BoardLink:
             path = find_port(self.settings, self._comports)
             if path is None:
                 if not waiting_logged:
-                    log.info("board %s: waiting for its port", self.settings.name)
+                    log.info("hub %s: waiting for its port", self.settings.name)
                     waiting_logged = True
                 self._stop.wait(RETRY_S)
                 continue
@@ -145,13 +145,13 @@ class BoardLink:
                                     exclusive=True)
             except (serial.SerialException, OSError, ValueError) as exc:
                 if not waiting_logged:
-                    log.warning("board %s: cannot open %s: %s", self.settings.name, path, exc)
+                    log.warning("hub %s: cannot open %s: %s", self.settings.name, path, exc)
                     waiting_logged = True
                 self._stop.wait(RETRY_S)
                 continue
             waiting_logged = False
             self.port = path
-            log.info("board %s: opened %s", self.settings.name, path)
+            log.info("hub %s: opened %s", self.settings.name, path)
             self._serial = ser
             try:
                 reason = self._serve(ser)
@@ -201,25 +201,58 @@ class BoardLink:
         self.last_valid_ms, self._valid_at = arrival_ms, time.monotonic()
         self._check_seq(msg.seq)
         t_ms = self._board_clock.to_local(msg.t, arrival_ms)
-        gun = self.hello.kind == "gun"
-        if msg.type == "AIM" and gun:
-            self.scheduler.feed(self.aim, msg.seat, t_ms)
-        elif msg.type == "TILT" and gun:
-            with self.scheduler.lock:
-                self.sink.fact(Fact("raised", self.seat, msg.value, t_ms, self.device_id))
-        elif msg.type == "POST" and not gun:
-            with self.scheduler.lock:
-                self.sink.fact(Fact("posture", msg.seat, "up" if msg.value else "down", t_ms,
-                                    self.device_id))
+        with self.scheduler.lock:
+            self._message(msg, t_ms)
+
+    def _message(self, msg: protocol.Message, t_ms: float) -> None:
+        looks = self.looks
+        if msg.type == "SEEN":
+            if looks is None or not looks.seen(msg.round, t_ms, msg.masks):  # type: ignore[arg-type]
+                self._drop("schedule" if looks is None or len(msg.masks) != len(looks.seats)
+                           else "stale_round")
+                return
+            self._fact("seen", 0, msg.masks, t_ms)
+        elif msg.type == "HB":
+            if looks is not None:
+                looks.passed(msg.round, t_ms)  # type: ignore[arg-type]
+        elif msg.type == "TILT":
+            self._fact("raised", msg.seat, msg.value, t_ms)  # type: ignore[arg-type]
+        elif msg.type == "POST":
+            self._fact("posture", msg.seat, "up" if msg.value else "down", t_ms)  # type: ignore[arg-type]
+        elif msg.type == "SLOTS":
+            self._schedule(msg.slot_us, msg.seats, t_ms)  # type: ignore[arg-type]
+        elif msg.type == "STAT":
+            self.stat = dict(zip(protocol.STAT_FIELDS, msg.stat, strict=True))  # type: ignore[arg-type]
+            self.sink.health(self.device_id, self.health(), t_ms)
         elif msg.type == "PONG":
             event = self._pongs.get(msg.text)
             if event:
                 event.set()
+        elif msg.type == "OK" and msg.text == "SLOTS" and self.settings.slot_us:
+            self._schedule(self.settings.slot_us, self.settings.slot_seats, t_ms)
         elif msg.type in ("OK", "ERR"):
             log.log(logging.INFO if msg.type == "OK" else logging.WARNING,
-                    "board %s answered %s %s", self.device_id, msg.type, msg.text)
-        elif msg.type != "HB":
-            self._drop("wrong_kind")
+                    "hub %s answered %s %s", self.device_id, msg.type, msg.text)
+
+    def health(self) -> dict[str, Any]:
+        """The hub's STAT figures, what this side dropped and which guns never saw a badge,
+        for `companion doctor`."""
+        looks = self.looks
+        return {**self.stat, "lines": self.lines, "lines_dropped": self.dropped_total(),
+                "dropped_by_reason": dict(self.dropped), "seq_gaps": self.seq_gaps,
+                "blind": [s for s, n in looks.saw.items() if not n] if looks else []}
+
+    def _schedule(self, slot_us: int, seats: tuple[int, ...], t_ms: float) -> None:
+        """A schedule in force: fresh trackers; every gun aims at nobody until seen."""
+        if self.looks is not None and (self.looks.slot_us, self.looks.seats) == (slot_us, seats):
+            return
+        self.looks = HubLooks(slot_us, seats, self.filters.hold_ms, self._fact)
+        self.sink.device(self._info(True, "slots", t_ms))
+        for seat in seats:
+            self._fact("aim", seat, None, t_ms)
+        wanted = (self.settings.slot_us, self.settings.slot_seats)
+        if self.settings.slot_us and (slot_us, seats) != wanted:
+            self.send(protocol.slots(*wanted))  # type: ignore[arg-type]
 
     def _hello(self, msg: protocol.Message, arrival_ms: float) -> None:
         if self.settings.board_id and msg.board_id != self.settings.board_id:
@@ -231,11 +264,8 @@ class BoardLink:
         self.last_valid_ms, self._valid_at = arrival_ms, time.monotonic()
         self._board_clock.reset()
         self._board_clock.to_local(msg.t, arrival_ms)
-        with self.scheduler.lock:
-            self.aim.reset()
+        self.looks = None  # until the hub's SLOTS, which follows its HELLO
         self._set_online("hello", arrival_ms)
-        if msg.kind == "hub" and self.settings.slot_us:
-            self.send(protocol.slots(self.settings.slot_us, self.settings.slot_seats))
 
     def _check_seq(self, seq: int) -> None:
         if self._last_seq is not None and seq != (self._last_seq + 1) % protocol.SEQ_WRAP:
@@ -244,7 +274,7 @@ class BoardLink:
 
     def _set_online(self, reason: str, t_ms: float) -> None:
         self.online = True
-        log.info("board %s online (%s) on %s", self.device_id, reason, self.port)
+        log.info("hub %s online (%s) on %s", self.device_id, reason, self.port)
         self.sink.device(self._info(True, reason, t_ms))
 
     def _offline(self, reason: str) -> None:
@@ -252,23 +282,26 @@ class BoardLink:
         if not self.online:
             return
         self.online = False
-        with self.scheduler.lock:
-            self.aim.reset()
+        self.looks = None
         level = logging.INFO if reason == "stopped" else logging.WARNING  # a clean stop is no alarm
-        log.log(level, "board %s offline: %s", self.device_id, reason)
+        log.log(level, "hub %s offline: %s", self.device_id, reason)
         self.sink.device(self._info(False, reason, self.clock.now_ms()))
 
     def _info(self, online: bool, reason: str, t_ms: float) -> DeviceInfo:
-        hello = self.hello
-        return DeviceInfo(self.device_id, "serial", hello.kind if hello else "board", online,
-                          reason, t_ms, self.seat, hello.firmware if hello else None, self.port,
-                          self.settings.name)
+        hello, looks = self.hello, self.looks
+        return DeviceInfo(self.device_id, "serial", "hub", online, reason, t_ms, None,
+                          hello.firmware if hello else None, self.port, self.settings.name,
+                          looks.slot_us if looks else None, looks.seats if looks else ())
 
     def _drop(self, reason: str) -> None:
         self.dropped[reason] += 1
-        if self.dropped[reason] in (1, 10, 100, 1000) or self.dropped[reason] % 10000 == 0:
-            log.warning("board %s: dropped %d line(s) (%s)", self.settings.name,
-                        self.dropped[reason], reason)
+        now = time.monotonic()
+        if now - self._drop_log_at >= DROP_LOG_S:
+            total = sum(self.dropped.values())
+            log.warning("hub %s: dropped %d line(s) since the last report (%s so far)",
+                        self.settings.name, total - self._drops_logged,
+                        ", ".join(f"{r} {n}" for r, n in sorted(self.dropped.items())))
+            self._drops_logged, self._drop_log_at = total, now
 
-    def _emit_aim(self, target: int | None, t_ms: float) -> None:
-        self.sink.fact(Fact("aim", self.seat, target, t_ms, self.device_id))
+    def _fact(self, kind: str, seat: int, value: object, t_ms: float) -> None:
+        self.sink.fact(Fact(kind, seat, value, t_ms, self.device_id))  # type: ignore[arg-type]

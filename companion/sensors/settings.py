@@ -1,4 +1,4 @@
-"""The `sensors:` config section: filters, GPIO pins, serial boards, simulated boards.
+"""The `sensors:` config section: filters, GPIO pins, the serial hub, the simulated table.
 
 Reference with defaults and their reasons: docs/SENSORS.md.
 """
@@ -9,21 +9,22 @@ import re
 from dataclasses import dataclass, field
 
 from companion.config import Node
-from companion.wire.irframe import MIN_SLOT_US
+from companion.sensors.protocol import SLOT_US
+from companion.wire import aimrule
 
 MAX_SEAT = 8
 PIN_FACTORIES = ("default", "mock", "lgpio", "rpigpio", "pigpio", "native")
 PIN_NAME = re.compile(r"(GPIO|BCM|BOARD|J8:|WPI)?[0-9]{1,2}|[A-Z0-9]+:[0-9]+")
 USB_ID = re.compile(r"([0-9a-fA-F]{4}):([0-9a-fA-F]{4})")
 NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+SEATING = re.compile(r"[1-8](\+[0-8]){0,3}")
 
 
 @dataclass(frozen=True)
 class Filters:
     debounce_ms: float = 20.0  # a switch state must hold this long to count
-    aim_acquire_ms: float = 120.0  # a target must be seen this long to count
-    aim_release_ms: float = 250.0  # a target lost for less than this still counts
-    board_silence_ms: float = 700.0  # a board silent this long is offline (3 heartbeats)
+    hold_ms: float = 500.0  # an aim counts once held this long (companion/wire/aimrule.py)
+    board_silence_ms: float = 700.0  # a hub silent this long is offline (7 heartbeats)
 
 
 @dataclass(frozen=True)
@@ -47,23 +48,38 @@ class GpioSettings:
 
 @dataclass(frozen=True)
 class BoardSettings:
-    """A board on a serial port, found by path or by USB VID:PID (and serial number)."""
+    """The hub on a serial port, found by path or by USB VID:PID (and serial number)."""
 
     name: str
     port: str | None = None
     usb: tuple[int, int] | None = None
     serial_number: str | None = None
     board_id: str | None = None  # when set, a board saying another id is refused
-    seat: int | None = None  # overrides the seat the gun board reports
     baud: int = 115200
-    slot_us: int | None = None  # hub: beacon slot length, sent with SLOTS
+    slot_us: int | None = None  # the slot schedule sent with SLOTS (None: the hub's own)
     slot_seats: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
+class HandSettings:
+    """How the simulated players point (companion/tablesim)."""
+
+    offset_deg: float = 3.0  # a person's steady pointing offset, held for one aim
+    feedback: bool = True  # the aimer sees the lock LED and corrects onto the target
+    ideal: bool = False  # no offset, drift or tremor, and turns at once: exact, fast aims
+
+
+@dataclass(frozen=True)
 class SimSettings:
-    guns: tuple[int, ...] = ()  # seats with a simulated gun board on a pseudo-terminal
-    link_dir: str | None = None  # where the boards' port links go (a temporary folder)
+    guns: tuple[int, ...] = ()  # the seats 1..N of the simulated table (badge, gun, pod)
+    shape: str = "round"  # the table top: round or rect
+    size_m: float = 1.2  # its diameter, or its long side
+    seating: str | None = None  # rect: players per side, "3+3+1+1" (default: N on 2 sides)
+    width_m: float | None = None  # rect: the short side (default: companion.tablesim's)
+    slot_us: int = 2000
+    hand: HandSettings = field(default_factory=HandSettings)
+    seed: int = 0  # the hands' randomness
+    link_dir: str | None = None  # where the hub's port link goes (a temporary folder)
 
 
 @dataclass(frozen=True)
@@ -73,23 +89,22 @@ class SensorSettings:
     boards: tuple[BoardSettings, ...] = ()
     sim: SimSettings = field(default_factory=SimSettings)
 
-    def sim_board_name(self, seat: int) -> str:
-        return f"sim-g{seat}"
+    SIM_HUB = "sim-hub"  # the config name of the simulated hub's link
 
 
 def parse(node: Node) -> SensorSettings:
     filters = _filters(node.section("filters"))
     gpio = _gpio(node.section("gpio"), filters)
-    boards = tuple(_board(item) for item in node.items("serial"))
-    sim_node = node.section("sim")
-    sim = SimSettings(
-        guns=tuple(sim_node.int_list("guns", lo=1, hi=MAX_SEAT)),
-        link_dir=sim_node.str("link_dir", None),
-    )
-    sim_node.done()
+    boards = tuple(_board(item, filters) for item in node.items("serial"))
+    sim = _sim(node.section("sim"), filters)
     _unique(node, "gpio", "standees", [p.seat for p in gpio.standees])
     _unique(node, "gpio", "tilts", [p.seat for p in gpio.tilts])
     _unique(node, "sim", "guns", list(sim.guns))
+    for key, pins in (("standees", gpio.standees), ("tilts", gpio.tilts)):
+        both = sorted({p.seat for p in pins} & set(sim.guns))
+        if both:
+            raise node.section("gpio").error(key, f"seat {both[0]} is on the simulated hub "
+                                                  "(sensors.sim.guns) too; give it one")
     names = [b.name for b in boards]
     if len(set(names)) != len(names):
         raise node.error("serial", "two boards have the same name; give each a distinct `name`")
@@ -100,8 +115,7 @@ def _filters(node: Node) -> Filters:
     d = Filters()
     result = Filters(
         debounce_ms=node.number("debounce_ms", d.debounce_ms, lo=0, hi=1000),
-        aim_acquire_ms=node.number("aim_acquire_ms", d.aim_acquire_ms, lo=0, hi=2000),
-        aim_release_ms=node.number("aim_release_ms", d.aim_release_ms, lo=0, hi=5000),
+        hold_ms=node.number("hold_ms", d.hold_ms, lo=100, hi=3000),
         board_silence_ms=node.number("board_silence_ms", d.board_silence_ms, lo=250, hi=60000),
     )
     node.done()
@@ -153,7 +167,20 @@ def _pin(node: Node, pull_up: bool | None, active_high: bool | None,
     return result
 
 
-def _board(node: Node) -> BoardSettings:
+def _slot_us(node: Node, key: str, default: int | None, seats: int,
+             filters: Filters) -> int | None:
+    """A slot length whose round ((seats + 1) slots, the dark one first) fits three times
+    in the aim hold, so a hold spans at least three looks (companion/wire/aimrule.py)."""
+    slot_us = node.int(key, default, lo=SLOT_US[0], hi=SLOT_US[1])
+    if slot_us is not None and seats and not aimrule.round_fits(filters.hold_ms,
+                                                                (seats + 1) * slot_us):
+        raise node.error(key, f"a round of {seats + 1} slots of {slot_us} us is "
+                              f"{(seats + 1) * slot_us / 1000:g} ms, longer than a third of "
+                              f"sensors.filters.hold_ms ({filters.hold_ms:g} ms)")
+    return slot_us
+
+
+def _board(node: Node, filters: Filters) -> BoardSettings:
     port = node.str("port", None)
     usb_text = node.str("usb", None, pattern=USB_ID)
     if (port is None) == (usb_text is None):
@@ -163,10 +190,11 @@ def _board(node: Node) -> BoardSettings:
         vid, pid = USB_ID.fullmatch(usb_text).groups()
         usb = (int(vid, 16), int(pid, 16))
     slots = node.section("slots")
-    slot_us = slots.int("slot_us", None, lo=MIN_SLOT_US, hi=50000)  # a whole IR frame fits
     slot_seats = tuple(slots.int_list("seats", lo=1, hi=MAX_SEAT))
+    slot_us = _slot_us(slots, "slot_us", None, len(slot_seats), filters)
     if (slot_us is None) != (not slot_seats):
         raise slots.error("slot_us", "give both slot_us and seats, or neither")
+    _unique(node, "slots", "seats", list(slot_seats))
     slots.done()
     default_name = re.sub(r"[^a-z0-9-]+", "-", (port or usb_text).lower()).strip("-")[-32:]
     result = BoardSettings(
@@ -175,11 +203,41 @@ def _board(node: Node) -> BoardSettings:
         usb=usb,
         serial_number=node.str("serial_number", None),
         board_id=node.str("id", None, pattern=re.compile(r"[a-z0-9-]{1,16}")),
-        seat=node.int("seat", None, lo=1, hi=MAX_SEAT),
         baud=node.int("baud", 115200, lo=300, hi=4_000_000),
         slot_us=slot_us,
         slot_seats=slot_seats,
     )
+    node.done()
+    return result
+
+
+def _sim(node: Node, filters: Filters) -> SimSettings:
+    d = SimSettings()
+    guns = tuple(node.int_list("guns", lo=1, hi=MAX_SEAT))
+    table, hand = node.section("table"), node.section("hand")
+    if guns and guns != tuple(range(1, len(guns) + 1)):
+        raise node.error("guns", "must be the seats 1 to N in order round the table")
+    shape = table.str("shape", d.shape, choices=("round", "rect"))
+    size_m = table.number("size_m", d.size_m, lo=0.5, hi=3.0)
+    width_m = table.number("width_m", None, lo=0.4, hi=3.0)
+    seating = table.str("seating", None, pattern=SEATING)
+    for key, value in (("width_m", width_m), ("seating", seating)):
+        if value is not None and shape != "rect":
+            raise table.error(key, "only for shape: rect")
+    if seating and sum(map(int, seating.split("+"))) != len(guns):
+        raise table.error("seating", f"seats {seating} players, but sim.guns has {len(guns)}")
+    table.done()
+    dh = HandSettings()
+    result = SimSettings(
+        guns=guns, shape=shape, size_m=size_m, seating=seating, width_m=width_m,
+        slot_us=_slot_us(node, "slot_us", d.slot_us, len(guns), filters) or d.slot_us,
+        hand=HandSettings(offset_deg=hand.number("offset_deg", dh.offset_deg, lo=0, hi=20),
+                          feedback=hand.bool("feedback", dh.feedback),
+                          ideal=hand.bool("ideal", dh.ideal)),
+        seed=node.int("seed", d.seed, lo=0, hi=2**31),
+        link_dir=node.str("link_dir", None),
+    )
+    hand.done()
     node.done()
     return result
 

@@ -16,24 +16,20 @@ from companion.runner import Running, start_table
 
 PIN = "2468"
 SEATS = (1, 2, 3, 4, 5, 6)
-PINS = (5, 6, 13, 19, 26, 21)
 _tables = itertools.count(1)
 
 
 def table_config(tmp: Path, mqtt_url: str, debounce_ms: int) -> config.Config:
     """Quicker beats than at a real table, same rules: a test round takes seconds."""
-    standees = ", ".join(f"{{seat: {s}, pin: {p}}}" for s, p in zip(SEATS, PINS, strict=True))
     return config.parse(f"""
 table: dash{next(_tables)}
 mqtt: {{url: '{mqtt_url}'}}
 sensors:
-  filters: {{debounce_ms: {debounce_ms}, aim_acquire_ms: 40, aim_release_ms: 80}}
-  gpio:
-    pin_factory: mock
-    pull_up: true
-    standees: [{standees}]
+  filters: {{debounce_ms: {debounce_ms}, hold_ms: 100}}
   sim:
     guns: [{", ".join(map(str, SEATS))}]
+    hand: {{ideal: true}}
+    slot_us: 1500
     link_dir: {tmp / "links"}
 referee:
   pin: "{PIN}"

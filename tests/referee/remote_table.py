@@ -28,16 +28,13 @@ PIN = "2468"
 
 def write_config(path: Path, table: str, broker_port: int, web_port: int, seats: int,
                  timing: dict[str, int] | None = None, extra: str = "") -> Path:
-    standees = "\n".join(f"      - {{seat: {s}, pin: {p}}}"
-                         for s, p in zip(range(1, seats + 1), (5, 6, 13, 19, 26, 21, 20, 16),
-                                         strict=False))
     timing_yaml = "" if timing is None else "  timing: " + json.dumps(timing) + "\n"
     path.write_text(
         f"table: {table}\n"
         f"mqtt:\n  url: mqtt://127.0.0.1:{broker_port}\n"
-        "sensors:\n  gpio:\n    pin_factory: mock\n    pull_up: true\n    standees:\n"
-        f"{standees}\n"
-        f"  sim:\n    guns: {list(range(1, seats + 1))}\n    link_dir: {path.parent / 'ports'}\n"
+        "sensors:\n  filters: {hold_ms: 100}\n"
+        f"  sim:\n    guns: {list(range(1, seats + 1))}\n    hand: {{ideal: true}}\n"
+        f"    slot_us: 1500\n    link_dir: {path.parent / 'ports'}\n"
         f"referee:\n  pin: \"{PIN}\"\n  journal: {path.parent / 'journal.sqlite3'}\n"
         f"{timing_yaml}{extra}"
         f"dashboard:\n  host: 127.0.0.1\n  port: {web_port}\n"

@@ -1,4 +1,5 @@
-"""The whole bridge against real brokers, watched by an independent mosquitto_sub."""
+"""The hub core on a pty, fed by the 3-D table, through the bridge to Mosquitto, watched by
+an independent mosquitto_sub."""
 
 import itertools
 import json
@@ -12,17 +13,17 @@ _tables = itertools.count(1)
 
 
 def table_config(tmp_path, mqtt: str) -> config.Config:
+    """Eight players round a long table, four a side: from seat 1, seats 3 and 4 are 6 degrees
+    apart. Ideal hands: exact aims at once, so every time below is the rule's own."""
     text = f"""
 table: t{next(_tables)}
 mqtt: {mqtt}
 sensors:
-  filters: {{debounce_ms: 10, aim_acquire_ms: 50, aim_release_ms: 100}}
-  gpio:
-    pin_factory: mock
-    standees: [{{seat: 1, pin: 5}}, {{seat: 2, pin: 6}}]
-    tilts: [{{seat: 1, pin: 20}}]
+  filters: {{debounce_ms: 10, hold_ms: 500}}
   sim:
-    guns: [2, 3, 4]
+    guns: [1, 2, 3, 4, 5, 6, 7, 8]
+    table: {{shape: rect, size_m: 1.6, seating: "4+4"}}
+    hand: {{ideal: true}}
     link_dir: {tmp_path}
 """
     return config.parse(text, "test.yaml")
@@ -40,10 +41,9 @@ def watch(bridge, mosquitto, observe):
     """An observer of the bridge's topics, already subscribed and past the start-up burst."""
     obs = observe(mosquitto.port, bridge.topics.all)
     obs.expect(bridge.topics.status, lambda p: p == "online")
-    for seat in (2, 3, 4):
-        obs.expect(bridge.topics.availability(f"g{seat}"), lambda p: p == "online")
+    obs.expect(bridge.topics.availability("hub"), lambda p: p == "online")
+    for seat in range(1, 9):
         obs.expect(bridge.topics.gun_aim(seat))
-        obs.expect(bridge.topics.gun_raised(seat))
     return obs
 
 
@@ -51,53 +51,93 @@ def state(payload: str) -> dict:
     return json.loads(payload)
 
 
-def test_a_standee_tipped_on_a_mock_pin_is_a_retained_posture(bridge, watch, mosquitto, observe):
+def aims(watch, topic):
+    return [state(p)["target"] for t, p, _ in watch.drain() if t == topic]
+
+
+def test_a_held_aim_is_one_fact_stamped_at_its_first_look(bridge, watch):
     t = bridge.topics
-    watch.expect(t.standee_posture(2), lambda p: state(p)["posture"] == "up")
+    before = bridge.clock.now_ms()
+    bridge.sim.aim(1, 6)
+    aim = state(watch.expect(t.gun_aim(1), lambda p: state(p)["target"] is not None))
+    raised = state(watch.expect(t.gun_raised(1), lambda p: state(p)["raised"]))
+    assert aim["target"] == 6 and aim["device"] == "hub"
+    assert before <= aim["t"] <= before + 60  # when the aim began, not when it counted
+    assert aim["t"] <= raised["t"] or aim["seq"] > raised["seq"]
+    assert state(watch.expect(t.gun_lock(1), lambda p: state(p)["lock"] == 1))["seat"] == 1
+    seen = state(watch.expect(t.hub_seen, lambda p: state(p)["masks"][0] == 1 << 5))
+    assert len(seen["masks"]) == 8
+    bridge.sim.aim(1, None)
+    assert state(watch.expect(t.gun_raised(1), lambda p: not state(p)["raised"]))
+    released = state(watch.expect(t.gun_aim(1), lambda p: state(p)["target"] is None))
+    assert released["t"] < bridge.clock.now_ms()
+    assert aims(watch, t.gun_aim(1)) == []  # one aim, one release: no flicker
+
+
+def test_a_sweep_at_60_degrees_a_second_is_not_an_aim(bridge, watch):
+    t = bridge.topics
+    bridge.sim.command("sweep 2 5 8 60")
+    watch.expect(t.gun_lock(2), lambda p: state(p)["lock"] == 1)  # it did pass the badges
+    watch.expect(t.gun_raised(2), lambda p: not state(p)["raised"], timeout=10)
+    watch.expect(t.gun_lock(2), lambda p: state(p)["lock"] == 0)
+    assert aims(watch, t.gun_aim(2)) == []
+
+
+def test_a_gun_between_two_players_is_ambiguous_and_blinks(bridge, watch):
+    t = bridge.topics
+    bridge.sim.command("between 1 3 4")
+    aim = state(watch.expect(t.gun_aim(1), lambda p: state(p)["target"] is not None))
+    assert aim["target"] == [3, 4]
+    watch.expect(t.gun_lock(1), lambda p: state(p)["lock"] == 2)
+
+
+def test_a_tipped_standee_and_a_lowered_gun(bridge, watch):
+    t = bridge.topics
     bridge.sim.tip(2)
     down = state(watch.expect(t.standee_posture(2), lambda p: state(p)["posture"] == "down"))
-    assert down["seat"] == 2 and down["device"] == "gpio" and down["seq"] > 0
-    late = observe(mosquitto.port, t.standee_posture(2))
-    assert state(late.expect(t.standee_posture(2), retained=True))["posture"] == "down"
-
-
-def test_a_simulated_gun_aims_and_is_raised(bridge, watch):
-    t = bridge.topics
-    bridge.sim.aim(3, 5)
+    assert down["device"] == "hub"
     bridge.sim.raise_gun(3)
-    aim = state(watch.expect(t.gun_aim(3), lambda p: state(p)["target"] == 5))
-    raised = state(watch.expect(t.gun_raised(3), lambda p: state(p)["raised"]))
-    assert aim["device"] == "g3" and raised["device"] == "g3"
-    assert aim["t"] < raised["t"] or aim["seq"] > raised["seq"]  # stamped at first sight
-    bridge.sim.raise_gun(1)  # this gun's tilt is on a Pi pin
-    assert state(watch.expect(t.gun_raised(1), lambda p: state(p)["raised"]))["device"] == "gpio"
+    watch.expect(t.gun_raised(3), lambda p: state(p)["raised"])
+    bridge.sim.command("lower 3")
+    watch.expect(t.gun_raised(3), lambda p: not state(p)["raised"])
 
 
-def test_an_unplugged_board_goes_offline_and_comes_back(bridge, watch):
+def test_an_unplugged_hub_goes_offline_and_comes_back(bridge, watch):
     t = bridge.topics
-    bridge.sim.unplug(4)
-    assert watch.expect(t.availability("g4"), timeout=1.0) == "offline"
-    info = state(watch.expect(t.device_info("g4"), lambda p: not state(p)["online"]))
+    bridge.sim.unplug()
+    assert watch.expect(t.availability("hub"), lambda p: p == "offline", 1.0) == "offline"
+    info = state(watch.expect(t.device_info("hub"), lambda p: not state(p)["online"]))
     assert info["reason"] == "unplugged"
-    bridge.sim.replug(4)
-    assert watch.expect(t.availability("g4"), timeout=3.0) == "online"
+    bridge.sim.replug()
+    assert watch.expect(t.availability("hub"), timeout=3.0) == "online"
 
 
-def test_ten_thousand_garbage_lines_publish_nothing(bridge, watch, poll_until):
-    link = next(li for li in bridge.links if li.settings.board_id == "g2")
-    board = bridge.sim.board(2)
+def test_a_hung_hub_goes_offline_as_silent(bridge, watch):
+    t = bridge.topics
+    bridge.sim.hang()
+    info = state(watch.expect(t.device_info("hub"), lambda p: not state(p)["online"], 3))
+    assert info["reason"] == "silent"
+    bridge.sim.replug()  # a power cycle
+    assert watch.expect(t.availability("hub"), timeout=3.0) == "online"
+
+
+def test_garbage_is_counted_and_publishes_nothing(bridge, watch, poll_until):
+    link = bridge.links[0]
     start_seq = bridge.publisher.seq
-    before = link.dropped_total()
-    for batch in range(100):
-        bridge.sim.noise(2, 100)
-        poll_until(lambda n=batch: link.dropped_total() - before >= 100 * (n + 1) -
-                   board.overflows, what="garbage read")
-    bridge.sim.raise_gun(2)
-    marker = watch.expect(bridge.topics.gun_raised(2), lambda p: state(p)["raised"])
-    facts = [state(p) for topic, p, _ in watch.drain() if "/gun/" in topic or "/standee/" in topic]
-    assert [f for f in facts if f["seq"] > start_seq] == []
+    for batch in range(20):
+        bridge.sim.noise(100)
+        poll_until(lambda n=batch: link.dropped_total() >= 100 * (n + 1)
+                   - bridge.sim.hub.port.overflows, what="garbage read")
+    bridge.sim.tip(5)
+    marker = watch.expect(bridge.topics.standee_posture(5), lambda p: state(p)["posture"] == "down")
+    facts = [state(p) for topic, p, _ in watch.drain()
+             if "/gun/" in topic or "/standee/" in topic]
+    assert [f for f in facts if f["seq"] > start_seq and "lock" not in f] == []
     assert state(marker)["seq"] > start_seq
-    assert link.online and board.overflows == 0
+    assert link.online and set(link.dropped) >= {"bad_crc", "no_crc", "too_long"}
+    stat = state(watch.expect(bridge.topics.device_stat("hub"),
+                              lambda p: state(p)["lines_dropped"] >= 1000, timeout=3))
+    assert stat["rounds"] > 0 and stat["dropped"] == 0 and stat["dropped_by_reason"]["bad_crc"]
 
 
 def test_simulator_commands_over_mqtt(bridge, watch):
@@ -112,9 +152,10 @@ def test_a_clean_stop_says_offline(tmp_path, mosquitto, observe):
     bridge = build_bridge(table_config(tmp_path, f"{{url: '{mosquitto.url}'}}")).start()
     obs = observe(mosquitto.port, bridge.topics.all)
     obs.expect(bridge.topics.status, lambda p: p == "online")
+    obs.expect(bridge.topics.availability("hub"), lambda p: p == "online")
     bridge.stop()
     assert obs.expect(bridge.topics.status, lambda p: p == "offline") == "offline"
-    assert obs.expect(bridge.topics.availability("gpio"), lambda p: p == "offline")
+    assert obs.expect(bridge.topics.availability("hub"), lambda p: p == "offline")
 
 
 def test_with_no_broker_configured_an_embedded_one_serves(tmp_path, observe, unused_port):

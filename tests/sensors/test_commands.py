@@ -13,11 +13,10 @@ def write_config(tmp_path, mosquitto, table, extra=""):
     path.write_text(f"""table: {table}
 mqtt: {{url: '{mosquitto.url}'}}
 sensors:
-  gpio:
-    pin_factory: mock
-    standees: [{{seat: 1, pin: 5}}]
+  filters: {{hold_ms: 100}}
   sim:
-    guns: [1]
+    guns: [1, 2]
+    hand: {{ideal: true}}
     link_dir: {tmp_path / 'links'}
 {extra}""")
     return path
@@ -45,11 +44,12 @@ def test_sensors_runs_until_sigterm_and_leaves_offline(tmp_path, mosquitto, obse
 
 
 def test_a_config_error_exits_2_naming_file_line_and_key(tmp_path, mosquitto):
-    path = write_config(tmp_path, mosquitto, "cmd-bad", "  filters: {aim_acquire_ms: fast}\n")
+    path = write_config(tmp_path, mosquitto, "cmd-bad", "  serial:\n    - port: /dev/x\n"
+                        "      slots: {slot_us: 10000, seats: [1]}\n")
     proc = companion("sensors", "--config", str(path))
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 2
-    assert f"{path}:10: sensors.filters.aim_acquire_ms: must be a number" in err
+    assert f"{path}:11: sensors.serial[0].slots.slot_us: must be from 1500 to 5000" in err
 
 
 def test_doctor_reports_live_state_and_what_is_missing(tmp_path, mosquitto, observe):
@@ -58,14 +58,16 @@ def test_doctor_reports_live_state_and_what_is_missing(tmp_path, mosquitto, obse
     path = write_config(tmp_path, mosquitto, topics.table, extra)
     bridge = companion("sensors", "--config", str(path))
     try:
-        observe(mosquitto.port, topics.status).expect(topics.status, lambda p: p == "online",
-                                                      timeout=15)
+        observe(mosquitto.port, topics.device_stat("hub")).expect(topics.device_stat("hub"),
+                                                                  timeout=15)
         doctor = companion("doctor", "--config", str(path))
         out, _ = doctor.communicate(timeout=30)
         assert doctor.returncode == 1, out
         assert "live state from the running sensor bridge" in out
-        assert "g1" in out and "seat 1: standee up, gun aims at nobody, lowered" in out
-        assert "board hub (/dev/nonexistent-tty): never answered" in out
+        assert "seat 1: standee up, gun aims at nobody, lowered" in out
+        assert "rounds" in out and "noise 0" in out  # the simulated hub's STAT
+        assert "seat 2: its gun has not seen any badge yet" in out
+        assert "hub hub (/dev/nonexistent-tty): never answered" in out
     finally:
         bridge.send_signal(signal.SIGINT)
         assert bridge.wait(10) == 0
@@ -85,16 +87,44 @@ def test_the_simulator_cli_acts_on_a_running_table(tmp_path, mosquitto, observe)
     obs = observe(mosquitto.port, topics.all)
     bridge = companion("sensors", "--config", str(path))
     try:
-        obs.expect(topics.availability("g1"), lambda p: p == "online", timeout=15)
+        obs.expect(topics.availability("hub"), lambda p: p == "online", timeout=15)
         cli = subprocess.run([sys.executable, "-m", "companion.sensors.sim", "--config",
-                              str(path), "aim", "1", "4"], capture_output=True, timeout=30)
+                              str(path), "aim", "1", "2"], capture_output=True, timeout=30)
         assert cli.returncode == 0, cli.stderr
-        aim = obs.expect(topics.gun_aim(1), lambda p: json.loads(p)["target"] == 4)
-        assert json.loads(aim)["device"] == "g1"
+        aim = obs.expect(topics.gun_aim(1), lambda p: json.loads(p)["target"] == 2)
+        assert json.loads(aim)["device"] == "hub"
         bad = subprocess.run([sys.executable, "-m", "companion.sensors.sim", "--config",
                               str(path), "fire", "1"], capture_output=True, text=True,
                              timeout=30)
         assert bad.returncode == 2 and "unknown command 'fire'" in bad.stderr
+    finally:
+        bridge.send_signal(signal.SIGTERM)
+        assert bridge.wait(10) == 0
+
+
+def test_doctor_reports_a_silent_hub_and_prints_the_ir_matrix(tmp_path, mosquitto, observe):
+    topics = Topics("cmd-matrix")
+    path = write_config(tmp_path, mosquitto, topics.table)
+    obs = observe(mosquitto.port, topics.all)
+    bridge = companion("sensors", "--config", str(path))
+    try:
+        obs.expect(topics.availability("hub"), lambda p: p == "online", timeout=15)
+        for command in (["aim", "1", "2"], ["aim", "2", "1"]):
+            subprocess.run([sys.executable, "-m", "companion.sensors.sim", "--config",
+                            str(path), *command], check=True, timeout=30)
+        obs.expect(topics.gun_aim(2), lambda p: json.loads(p)["target"] == 1)
+        matrix = companion("doctor", "--config", str(path), "--ir-matrix")
+        out, _ = matrix.communicate(timeout=30)
+        assert matrix.returncode == 0, out
+        rows = out.splitlines()[-2:]
+        assert rows[0].split()[:2] == ["1", "."] and rows[0].split()[2].endswith("%")
+        assert rows[1].split()[1].endswith("%") and rows[1].split()[2] == "."
+        subprocess.run([sys.executable, "-m", "companion.sensors.sim", "--config", str(path),
+                        "hang"], check=True, timeout=30)
+        obs.expect(topics.availability("hub"), lambda p: p == "offline", timeout=5)
+        doctor = companion("doctor", "--config", str(path))
+        out, _ = doctor.communicate(timeout=30)
+        assert doctor.returncode == 1 and "hub sim-hub: offline (silent)" in out, out
     finally:
         bridge.send_signal(signal.SIGTERM)
         assert bridge.wait(10) == 0

@@ -12,11 +12,20 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_shipped_configs_load():
     sim = config.load(ROOT / "config" / "table.sim.yaml")
-    assert sim.mqtt.embedded and sim.sensors.gpio.pin_factory == "mock"
-    assert sim.sensors.sim.guns == (1, 2, 3, 4, 5, 6)
+    assert sim.mqtt.embedded and sim.sensors.sim.guns == (1, 2, 3, 4, 5, 6)
+    assert (sim.sensors.sim.slot_us, sim.sensors.sim.hand.offset_deg) == (2000, 3.0)
     pi = config.load(ROOT / "config" / "table.pi.yaml")
     assert not pi.mqtt.embedded and pi.sensors.boards[0].usb == (0x2E8A, 0x0005)
-    assert pi.sensors.boards[3].slot_seats == (1, 2, 3, 4, 5, 6)
+    assert pi.sensors.boards[0].slot_seats == (1, 2, 3, 4, 5, 6)
+    assert pi.sensors.filters.hold_ms == 500
+
+
+def test_the_reference_example_loads():
+    """The YAML block of docs/SENSORS.md is a config the loader accepts."""
+    text = (ROOT / "docs" / "SENSORS.md").read_text()
+    block = text.split("## Configuration reference", 1)[1].split("```yaml\n", 1)[1]
+    c = config.parse(block.split("```", 1)[0], "SENSORS.md")
+    assert c.sensors.boards[-1].slot_us == 2000 and c.sensors.filters.hold_ms == 500
 
 
 def test_an_empty_file_is_a_table_with_nothing_configured():
@@ -40,12 +49,28 @@ def error(text: str) -> ConfigError:
     ("sensors:\n  serial:\n    - {name: a}\n", 3, "sensors.serial[0].port", "exactly one"),
     ("sensors:\n  serial:\n    - {usb: 'nope'}\n", 3, "sensors.serial[0].usb", "does not match"),
     ("sensors:\n  sim:\n    guns: [1, 9]\n", 3, "sensors.sim.guns[1]", "from 1 to 8"),
-    ("sensors:\n  sim:\n    guns: [2, 2]\n", 3, "sensors.sim.guns", "seat 2 appears twice"),
+    ("sensors:\n  sim:\n    guns: [2, 3]\n", 3, "sensors.sim.guns", "seats 1 to N"),
+    ("sensors:\n  gpio:\n    standees: [{seat: 1, pin: 5}]\n  sim:\n    guns: [1, 2]\n", 3,
+     "sensors.gpio.standees", "seat 1 is on the simulated hub"),
     ("table: a\nsensor: {}\n", 2, "sensor", "unknown section"),
     ("table: Big Table\n", 1, "table", "does not match"),
     ("sensors:\n  gpio:\n    tilts:\n      - {seat: 1, pin: 4, pull_up: null}\n",
      4, "sensors.gpio.tilts[0].active_high", "required"),
     ("sensors:\n  gpio: [1]\n", 2, "sensors.gpio", "mapping"),
+    ("sensors:\n  filters:\n    aim_acquire_ms: 120\n", 3, "sensors.filters.aim_acquire_ms",
+     "unknown key"),
+    ("sensors:\n  serial:\n    - port: /dev/x\n      slots:\n        slot_us: 10000\n"
+     "        seats: [1, 2]\n", 5, "sensors.serial[0].slots.slot_us", "from 1500 to 5000"),
+    ("sensors:\n  filters: {hold_ms: 100}\n  serial:\n    - port: /dev/x\n      slots:\n"
+     "        slot_us: 4000\n        seats: [1, 2, 3, 4, 5, 6, 7, 8]\n", 6,
+     "sensors.serial[0].slots.slot_us", "36 ms, longer than a third of sensors.filters.hold_ms"),
+    ("sensors:\n  filters: {hold_ms: 100}\n  sim:\n    guns: [1, 2, 3, 4, 5, 6, 7, 8]\n"
+     "    slot_us: 4000\n", 5, "sensors.sim.slot_us", "longer than a third"),
+    ("sensors:\n  serial:\n    - port: /dev/x\n      slots: {slot_us: 2000, seats: [1, 1]}\n",
+     4, "sensors.serial[0].slots.seats", "seat 1 appears twice"),
+    ("sensors:\n  sim:\n    table: {shape: round, width_m: 1}\n", 3,
+     "sensors.sim.table.width_m", "only for shape: rect"),
+    ("sensors:\n  sim:\n    hand: {offset: 3}\n", 3, "sensors.sim.hand.offset", "unknown key"),
 ])
 def test_mistakes_name_file_line_and_key(text, line, key, words):
     err = error(text)

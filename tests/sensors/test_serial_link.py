@@ -1,41 +1,46 @@
-"""A board on a real pty speaking the real protocol, read by the serial backend."""
+"""The hub link on a real pty, fed hand-written PROTO 2 lines: what counts, what is dropped."""
 
-import os
 import queue
 from types import SimpleNamespace
 
 import pytest
+from waiting import wait_for
 
 from companion.clock import MonotonicClock
 from companion.sensors.facts import CallbackSink
 from companion.sensors.scheduler import Scheduler
-from companion.sensors.serial_link import BoardLink, find_port
+from companion.sensors.serial_link import HubLink, find_port
 from companion.sensors.settings import BoardSettings, Filters
-from companion.sensors.sim.board import SimBoard
+from companion.sensors.sim.pty import PtyPort
 from companion.wire.linecodec import encode
 
 
 class Rig:
-    def __init__(self, tmp_path, board_id="g3", expect_id=None, filters=None):
+    def __init__(self, tmp_path, expect_id=None):
         self.facts, self.devices = queue.Queue(), queue.Queue()
-        self.board = SimBoard(board_id, 3, str(tmp_path / "gun3")).start()
+        self.port = PtyPort(str(tmp_path / "hub"))
+        self.port.plug()
         self.scheduler = Scheduler(MonotonicClock())
-        self.scheduler.start()
-        settings = BoardSettings(name="gun-3", port=self.board.link_path, board_id=expect_id)
-        sink = CallbackSink(self.facts.put, self.devices.put)
-        self.link = BoardLink(settings, filters or Filters(), sink, self.scheduler,
-                              self.scheduler.clock)
+        settings = BoardSettings(name="hub", port=self.port.link_path, board_id=expect_id)
+        self.link = HubLink(settings, Filters(hold_ms=100), CallbackSink(
+            self.facts.put, self.devices.put), self.scheduler, self.scheduler.clock)
+        self.seq = 0
         self.link.start()
 
-    def next_device(self, timeout=2.0):
-        return self.devices.get(timeout=timeout)
+    def send(self, *fields):
+        self.port.write(encode([fields[0], self.seq, *fields[1:]]))
+        self.seq += 1
 
-    def online(self):
-        """Wait for the HELLO and the two readings that follow it."""
-        info = self.next_device()
-        assert info.online
-        return info, {f.kind: f.value for f in (self.facts.get(timeout=2),
-                                                self.facts.get(timeout=2))}
+    def opened(self):
+        """Wait for the link's WHO: it has the port open and reads what comes."""
+        wait_for(lambda: any(line.startswith(b"WHO") for line in self.port.read_lines()),
+                 what="the link to open the port")
+
+    def hello(self):
+        self.opened()
+        self.send("HELLO", 0, 2, "hub", "hub", "0.2.0", 0)
+        self.send("SLOTS", 0, 2000, "1,2,3")
+        assert self.devices.get(timeout=2).online
 
     def next_fact(self, kind, timeout=2.0):
         while True:
@@ -45,8 +50,7 @@ class Rig:
 
     def close(self):
         self.link.stop()
-        self.board.stop()
-        self.scheduler.stop()
+        self.port.unplug()
 
 
 @pytest.fixture
@@ -56,82 +60,45 @@ def rig(tmp_path):
     r.close()
 
 
-def test_a_board_comes_online_with_its_hello_and_readings(rig):
-    info, first = rig.online()
-    assert (info.device, info.online, info.kind, info.seat, info.firmware) == (
-        "g3", True, "gun", 3, "0.0.0")
-    assert first == {"aim": None, "raised": False}
-
-
-def test_aim_and_tilt_reach_the_facts_with_board_time(rig):
-    rig.online()
-    before = rig.scheduler.clock.now_ms()
-    rig.board.set_aim(5)
-    rig.board.set_tilt(True)
-    assert rig.next_fact("raised").value is True
+def test_seen_rounds_and_the_rounds_between_become_a_held_aim(rig):
+    rig.hello()
+    assert [rig.next_fact("aim").value for _ in range(3)] == [None, None, None]
+    for r in range(10):  # 10 rounds of 8 ms: the window of a 100 ms hold is 13
+        rig.send("SEEN", 1000 + 8 * r, r, "4,0,0")
+    rig.send("HB", 1100, 20)  # rounds 10..19 passed unreported: empty looks
+    rig.send("SEEN", 1168, 21, "4,0,0")
+    for r in range(22, 36):
+        rig.send("SEEN", 1000 + 8 * r, r, "4,0,0")
     aim = rig.next_fact("aim")
-    assert (aim.seat, aim.value, aim.device) == (3, 5, "g3")
-    assert before - 5 <= aim.t_ms <= rig.scheduler.clock.now_ms() - 100  # stamped at sight
+    assert (aim.seat, aim.value) == (1, 3)
+    assert aim.t_ms <= rig.scheduler.clock.now_ms()  # exact stamps: tests/sensors/test_looks.py
+    assert rig.link.looks.looks == 36
 
 
-def test_unplugged_goes_offline_at_once_and_comes_back(rig):
-    assert rig.next_device().online
-    rig.board.unplug()
-    gone = rig.next_device(timeout=1.0)
-    assert (gone.online, gone.reason) == (False, "unplugged")
-    rig.board.set_aim(2)  # moved while unplugged
-    rig.board.plug()
-    back = rig.next_device(timeout=2.0)
-    assert (back.online, back.reason) == (True, "hello")
-    while (fact := rig.next_fact("aim")).value is None:
-        pass
-    assert fact.value == 2
+def test_bad_lines_are_counted_by_reason_and_the_link_carries_on(rig):
+    rig.hello()
+    for line in (b"SEEN 1 2 3 4*0000\n", b"\xff\xfe\n", b"X" * 300 + b"\n",
+                 encode(["AIM", 1, 2, 3]), encode(["SEEN", 1, 2, 3, "1,2"]),
+                 encode(["TILT", 1, 2, 9, 1])):
+        rig.port.write(line)
+    rig.send("TILT", 5, 2, 1)
+    fact = rig.next_fact("raised")
+    assert (fact.seat, fact.value) == (2, True)
+    assert dict(rig.link.dropped) == {"bad_crc": 1, "not_ascii": 1, "unknown": 1,
+                                      "schedule": 1, "range": 1, "too_long": 1}
+    assert rig.link.dropped_total() == 6 and rig.link.online
 
 
-def test_garbage_is_counted_and_dropped_and_the_board_still_works(rig, poll_until):
-    rig.online()
-    junk = [b"AIM 1 2 5*0000\n", encode(["AIM", 1, 2, 9]), b"\xff" * 300 + b"\n",
-            b"TILT 1 2 1\n", b"\x00garbage\r\n"]
-    for batch in range(250):  # in batches, so the pty never fills and all 10,000 arrive
-        for i in range(40):
-            noise = os.urandom(50).replace(b"\n", b"") + b"\n"
-            rig.board.write(junk[i % len(junk)] if i % 7 else noise)
-        poll_until(lambda n=batch: rig.link.dropped_total() >= 40 * (n + 1), what="lines read")
-    rig.board.set_tilt(True)
-    assert rig.next_fact("raised", timeout=5).value is True
-    assert rig.facts.empty()
-    assert rig.board.overflows == 0
-    assert rig.link.dropped_total() == 10_000  # heartbeats were never merged into garbage
-    assert set(rig.link.dropped) >= {"bad_crc", "range", "too_long", "no_crc", "not_ascii"}
-    assert rig.link.online
-
-
-def test_silence_takes_a_board_offline_and_who_brings_it_back(tmp_path):
-    r = Rig(tmp_path, filters=Filters(board_silence_ms=300))
+def test_a_hub_with_another_id_is_refused(tmp_path):
+    r = Rig(tmp_path, expect_id="other")
     try:
-        assert r.next_device().online
-        r.board._stop.set()  # the board hangs: no heartbeat, no answers
-        r.board._thread.join(2)
-        silent = r.next_device(timeout=1.5)
-        assert (silent.online, silent.reason) == (False, "silent")
-        assert r.link.send(encode(["PING", "1"]))
-    finally:
-        r.close()
-
-
-def test_a_board_with_another_id_is_refused(tmp_path):
-    r = Rig(tmp_path, expect_id="g9")
-    try:
+        r.opened()
+        r.send("HELLO", 0, 2, "hub", "hub", "0.2.0", 0)
         with pytest.raises(queue.Empty):
             r.devices.get(timeout=0.5)
-        assert r.link.dropped["wrong_board"] >= 1
+        assert r.link.dropped["wrong_board"] == 1
     finally:
         r.close()
-
-
-def test_ping_round_trip(rig):
-    rig.next_device()
-    assert rig.link.ping(timeout_s=2) is not None
 
 
 def test_ports_are_found_by_usb_id_and_serial_number():

@@ -1,0 +1,120 @@
+"""The simulated hub: the hub firmware's own core on a pseudo-terminal, fed by the table.
+
+`companion.wire.hubcore.Hub` is the code the RP2040 runs; here its slots are timed by the
+companion's clock (a FakeClock in tests moves them) and each slot's detections come from
+the 3-D table model (`TableModel.detect`). The lines it writes are the real protocol,
+read by the serial backend like the real hub's. After every round each gun's lock state
+goes back to the model, so a simulated hand sees its lock LED as a player would.
+
+The scheduler polls it (`poll`, `next_deadline`): each poll runs the slots due since the
+last one, reads the host's commands and writes the lines, so rounds run in batches of
+`BATCH_MS` (the lines' board times stay exact).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.clock import Clock
+from companion.sensors.protocol import T_WRAP
+from companion.sensors.sim.pty import PtyPort
+from companion.wire import hubcore
+
+BATCH_MS = 20.0
+MAX_BEHIND_MS = 2000.0  # a clock that jumped further: the slots in between ran late
+
+
+def mask(seats: Any) -> int:
+    out = 0
+    for s in seats:
+        out |= 1 << (s - 1)
+    return out
+
+
+class SimHub:
+    def __init__(self, model: Any, seats: tuple[int, ...], slot_us: int, hold_ms: float,
+                 debounce_ms: float, link_path: str, clock: Clock,
+                 feedback: bool = True, board_id: str = "hub") -> None:
+        self.model, self.seats, self.clock, self.feedback = model, seats, clock, feedback
+        self.port = PtyPort(link_path)
+        self.posts = mask(seats)  # standing standees; all start standing
+        self.cut = 0  # seats whose pod cable is out: badge dark, inputs open
+        self.hung = False  # the firmware stopped: nothing runs, nothing is written
+        self._firmware = (board_id, seats, slot_us, int(hold_ms), int(debounce_ms))
+        self._boot = self._polled = clock.now_ms()
+        self.core = self._power_on()
+
+    def board_ms(self, t_ms: float) -> int:
+        return int(t_ms - self._boot) % T_WRAP
+
+    def start(self) -> None:
+        self.port.plug()
+        self.core.hello(self.board_ms(self.clock.now_ms()))
+        self._flush()
+
+    def stop(self) -> None:
+        self.port.unplug()
+
+    def reboot(self) -> None:
+        """Power cycled (after `hang`): the firmware starts afresh and says hello."""
+        self._boot = self.clock.now_ms()
+        self.core = self._power_on()
+        self.hung = False
+        self.core.hello(0)
+        self._flush()
+
+    def _power_on(self) -> hubcore.Hub:
+        self._slot_ms = 0.0  # board time of the next slot
+        self._slot_i = 0  # its index in the schedule
+        return hubcore.Hub(*self._firmware, self._tilt_mask(), self._post_mask())
+
+    # -- the scheduler's interface
+    def next_deadline(self) -> float:
+        return self._polled + BATCH_MS
+
+    def poll(self, now_ms: float) -> None:
+        self._polled = now_ms
+        if self.hung:
+            return
+        board_now = now_ms - self._boot
+        for line in self.port.read_lines():
+            self.core.receive(line, self.board_ms(now_ms))
+        if board_now - self._slot_ms > MAX_BEHIND_MS:
+            skipped = int((board_now - self._slot_ms) * 1000 // self.core.slot_us)
+            self.core.late += skipped
+            self._slot_ms += skipped * self.core.slot_us / 1000
+            self._slot_i = 0  # the round in progress is void; the hub waits for a dark slot
+        while self._slot_ms <= board_now:
+            self._run_slot()
+        self.core.inputs(int(board_now), self._tilt_mask(), self._post_mask())
+        self.core.tick(int(board_now))
+        self._flush()
+
+    def _run_slot(self) -> None:
+        schedule = self.core.schedule()
+        if self._slot_i >= len(schedule):
+            self._slot_i = 0
+        seat = schedule[self._slot_i]
+        t_ms = self._boot + self._slot_ms
+        rx = 0 if seat and self.cut >> (seat - 1) & 1 else self.model.detect(t_ms, seat)
+        self.core.slot(int(self._slot_ms) % T_WRAP, seat, rx & ~self.cut)
+        self._slot_i += 1
+        self._slot_ms += self.core.slot_us / 1000
+        if self._slot_i == len(schedule) and self.feedback:
+            for gun, lock in self.core.locks.items():
+                self.model.feedback(gun, lock)
+
+    def _tilt_mask(self) -> int:
+        """The tilt sensors: a gun is raised when its hand holds it above the trip angle."""
+        return mask(g for g in self.seats if self.model.raised(g)) & ~self.cut
+
+    def _post_mask(self) -> int:
+        return self.posts & ~self.cut
+
+    def _flush(self) -> None:
+        core = self.core
+        for line in core.out:
+            before = self.port.overflows
+            self.port.write(line)
+            core.dropped += self.port.overflows - before
+        core.out.clear()
