@@ -28,11 +28,13 @@ def test_the_table_follows_the_sensors_live(live, open_page, screenshot):
     expect(page.locator('.seat[data-seat="1"] .power')).to_have_text("The Kid")
     expect(page.locator("svg.arrows line")).to_have_count(0)
 
-    live.table.simulator.aim(2, 3)  # Bob's gun sees Cyd's beacon
+    live.table.simulator.aim(2, 3)  # Bob raises his gun and holds Cyd's badge
     arrow = page.locator('svg.arrows line[data-from="2"]')
     expect(arrow).to_have_attribute("data-to", "3")
-    expect(arrow).to_have_class("aim lowered")
-    live.table.simulator.raise_gun(2)
+    expect(arrow).to_have_class("aim")
+    live.table.simulator.raise_gun(2, False)  # lowered, it points at the floor: no aim
+    expect(arrow).to_have_count(0)
+    live.table.simulator.aim(2, 3)
     expect(arrow).to_have_class("aim")
 
     live.table.simulator.tip(4)  # Dee's standee falls over
