@@ -111,7 +111,12 @@ def test_ctrl_c_leaves_the_watchdog_fed_for_maintenance(start):
     assert "timer every 1000 ms" in hub.close()  # half the watchdog's 2 s
 
 
-@pytest.mark.parametrize("broken", ["{not json", json.dumps({"pins": CONFIG["pins"]})])
+SPLIT_RECEIVERS = CONFIG | {"pins": CONFIG["pins"] | {"receivers": [0, 1, 2, 3, 4, 5, 6, 18]}}
+
+
+@pytest.mark.parametrize(
+    "broken", ["{not json", json.dumps({"pins": CONFIG["pins"]}), json.dumps(SPLIT_RECEIVERS)]
+)
 def test_a_broken_config_blinks_the_led_and_leaves_the_repl(micropython, tmp_path, broken):
     hub = BoardOnPty(micropython, "hub", tmp_path, {}, [])
     (tmp_path / "config.json").write_text(broken)  # (before the board reads it)
