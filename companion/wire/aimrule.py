@@ -82,36 +82,19 @@ class AimTracker:
         self._next = (self._next + 1) % self.window
         if self._count < self.window:
             self._count += 1
-        if self.state == HELD:
-            return self._held(t_ms, mask)
-        if self.state == AMBIGUOUS:
-            change = self._ambiguous(t_ms, mask)
-            if change is not None:
-                return change
-        return self._qualify()
-
-    def _held(self, t_ms, mask):
-        target = 1 << (self.value - 1)
-        if mask & ~target:
-            return self._set(AMBIGUOUS, target | self._window_mask(), t_ms)
+        if self.state == NONE:
+            return self._qualify()
+        targets = 1 << (self.value - 1) if self.state == HELD else self.value
+        if mask & ~targets:  # another target: ambiguous, or more so
+            return self._set(AMBIGUOUS, targets | self._window_mask(), t_ms)
         if mask:
-            self._seen(t_ms)
-            return None
-        self._misses += 1
-        if self._misses > MISSES_TOLERATED:
-            return self._set(NONE, 0, self._last_seen)
-        return None
-
-    def _ambiguous(self, t_ms, mask):
-        if mask & ~self.value:
-            return self._set(AMBIGUOUS, self.value | mask, t_ms)  # the set only grows
-        if mask:
-            self._seen(t_ms)
-            return None
-        self._misses += 1
-        if self._misses > MISSES_TOLERATED:
-            return self._set(NONE, 0, self._last_seen)
-        return None
+            self._last_seen = t_ms
+            self._misses = 0
+        else:
+            self._misses += 1
+            if self._misses > MISSES_TOLERATED:
+                return self._set(NONE, 0, self._last_seen)
+        return self._qualify() if self.state == AMBIGUOUS else None
 
     def _qualify(self):
         """HELD or AMBIGUOUS once the full window shows a target held through it."""
@@ -134,13 +117,10 @@ class AimTracker:
             return None
         seen = self._window_mask()
         if seen == held and _bits(held) == 1:
-            change = self._set(HELD, _bits(held - 1) + 1, self._t[first])
-        elif self.state == AMBIGUOUS:
+            return self._set(HELD, _bits(held - 1) + 1, self._t[first])
+        if self.state == AMBIGUOUS:
             return None  # still ambiguous: nothing new to say
-        else:
-            change = self._set(AMBIGUOUS, seen, self._t[first])
-        self._last_seen = self._t[last]
-        return change
+        return self._set(AMBIGUOUS, seen, self._t[first])
 
     def _misses_between(self, bit):
         w = self.window
@@ -156,15 +136,11 @@ class AimTracker:
             seen |= self._m[(self._next - 1 - i) % self.window]
         return seen
 
-    def _seen(self, t_ms):
-        self._last_seen = t_ms
-        self._misses = 0
-
     def _set(self, state, value, t_ms):
         self.state = state
         self.value = value
         self.since = t_ms
-        if state == AMBIGUOUS:
-            self._last_seen = self._t[(self._next - 1) % self.window]  # this look saw them
+        if state != NONE:
+            self._last_seen = self._t[(self._next - 1) % self.window]  # this look saw it
         self._misses = 0
         return (state, value, t_ms)

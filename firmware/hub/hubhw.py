@@ -28,7 +28,7 @@ GPIO_OUT_CLR = 0xD0000018
 RING = 256  # slots the main loop may fall behind by: half a second at 2 ms
 LATE_US = 250  # a slot started this much later than due counts as late
 CLOCK_HZ = 1000000  # the state machine's clock: one cycle per µs
-CLOCK_OVERHEAD = 1004  # cycles of a slot besides the silence loop's count
+CLOCK_OVERHEAD = 1003  # cycles of a slot besides the silence loop: y + 1003 in all
 
 
 @rp2.asm_pio()

@@ -111,7 +111,12 @@ def test_ctrl_c_leaves_the_watchdog_fed_for_maintenance(start):
     assert "timer every 1000 ms" in hub.close()  # half the watchdog's 2 s
 
 
-@pytest.mark.parametrize("broken", ["{not json", json.dumps({"pins": CONFIG["pins"]})])
+SPLIT_RECEIVERS = CONFIG | {"pins": CONFIG["pins"] | {"receivers": [0, 1, 2, 3, 4, 5, 6, 18]}}
+
+
+@pytest.mark.parametrize(
+    "broken", ["{not json", json.dumps({"pins": CONFIG["pins"]}), json.dumps(SPLIT_RECEIVERS)]
+)
 def test_a_broken_config_blinks_the_led_and_leaves_the_repl(micropython, tmp_path, broken):
     hub = BoardOnPty(micropython, "hub", tmp_path, {}, [])
     (tmp_path / "config.json").write_text(broken)  # (before the board reads it)
@@ -123,3 +128,26 @@ def test_a_broken_config_blinks_the_led_and_leaves_the_repl(micropython, tmp_pat
     finally:
         err = hub.close()
     assert b"Error" in said and "timer every 200 ms" in err
+
+
+def locks(stderr):
+    """The lock LED bytes latched, as [(ms, byte)]."""
+    out = []
+    for line in stderr.splitlines():
+        if line.startswith("machine stub: locks "):
+            _, _, _, byte, _, ms, _ = line.split()
+            out.append((int(ms), int(byte, 16)))
+    return out
+
+
+def test_the_lock_led_is_steady_on_one_target_and_blinks_on_two(start):
+    world = [ALL_UP, {"at_ms": 0, "ir": {"3": 1}}, {"at_ms": 600, "ir": {"3": 1, "4": 1}},
+             {"at_ms": 1400, "ir": {}}]
+    hub = start(world)
+    hub.wait_for(lambda f: f[0] == "STAT" and int(f[3]) > 100, timeout=10)  # ~1.8 s
+    latched = locks(hub.close())
+    steady = [b for ms, b in latched if 100 <= ms < 550]
+    blinking = [(ms, b) for ms, b in latched if 700 <= ms < 1350]
+    assert steady == [] and [b for ms, b in latched if ms < 550][-1] == 1  # lit, unchanged
+    assert {b for _, b in blinking} == {0, 1} and 4 <= len(blinking) <= 7  # 4 Hz: ~125 ms
+    assert latched[-1][1] == 0  # and dark once nothing is seen

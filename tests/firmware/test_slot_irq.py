@@ -29,7 +29,8 @@ def test_a_main_loop_behind_loses_no_slot_until_the_ring_is_full(micropython):
     [got] = micropython.ask(["slot_irq", CONFIG, SCHEDULE, IR, plan])
     first, second = got["drained"]
     assert [s for s, _ in first] == [SCHEDULE[k % 9] for k in range(200)]
-    assert len(second) == 255 and got["late"] == 300 - 255  # the ring's 255 kept, in order
+    assert len(second) == 255  # the ring's 255 kept, in order, the 45 others counted late
+    assert got["late"] - (300 - 255) in (0, 1)  # (and the first after a slow drain, maybe)
     assert [s for s, _ in second] == [SCHEDULE[(200 + k) % 9] for k in range(255)]
 
 
@@ -38,3 +39,13 @@ def test_a_slot_started_late_is_counted(micropython):
     plan = [["slots", 3, slot_us], ["slots", 2, slot_us + 2000], ["slots", 1, 0]]
     [got] = micropython.ask(["slot_irq", CONFIG, SCHEDULE, IR, plan])
     assert 2 <= got["late"] <= 3  # the two after a 4 ms gap (a busy host may add one)
+
+
+def test_the_pio_program_times_a_1000_us_burst_in_a_slot_of_the_asked_length(micropython):
+    """The slot clock's program, stepped cycle by cycle (1 µs each at 1 MHz)."""
+    lengths = [1500, 2000, 3333, 5000]
+    [got] = micropython.ask(["pio_clock", lengths])
+    for slot_us, flags in zip(lengths, got, strict=True):
+        start = flags[0][0]  # (after the one-off pull of the count)
+        assert [[c - start, f] for c, f in flags] == [[0, 0], [1000, 1], [slot_us, 0]], slot_us
+

@@ -86,6 +86,11 @@ def slot_irq(config, schedule, ir, plan):
     return {"played": played, "drained": drained, "late": slots.late}
 
 
+def pio_clock(lengths):
+    """When the hub's PIO program raises its flags, given the count for each slot length."""
+    return [rp2.flag_times(hubhw.slot_clock, n - hubhw.CLOCK_OVERHEAD) for n in lengths]
+
+
 HANDLERS = {
     "debounce": debounce,
     "aim": aim,
@@ -93,6 +98,7 @@ HANDLERS = {
     "window_rounds": aimrule.window_rounds,
     "hub": hub,
     "slot_irq": slot_irq,
+    "pio_clock": pio_clock,
 }
 
 

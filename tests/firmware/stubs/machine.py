@@ -13,6 +13,9 @@ variable MACHINE_WORLD: a list of events, each at `"at_ms"` from start, of which
 - `"stall_ms": D`: the main loop stops for D ms in `idle()`, as a blocked USB write
   would stop it.
 
+Each byte latched into the hub's 74HC595 (the lock LEDs, GP12..GP14) is written on
+stderr as `machine stub: locks XX at T ms`.
+
 The hub's wiring (firmware/README.md) is built in: receivers on GP0..GP7 in the
 SIO's GPIO_IN register, carrier PWM on GP8, badge address on GP9..GP11. A watchdog
 left unfed for its timeout ends the process with status 99; a timer says on stderr
@@ -40,6 +43,7 @@ GPIO_IN = 0xD0000004
 GPIO_OUT_SET = 0xD0000014
 GPIO_OUT_CLR = 0xD0000018
 _CARRIER, _ADDRESS, _LOAD, _CLOCK, _DATA = 8, 9, 15, 16, 17
+_LED_DATA, _LED_CLOCK, _LED_LATCH = 12, 13, 14
 
 
 def _load_world():
@@ -99,6 +103,7 @@ class Pin:
             return self._level
         self._level = 1 if v else 0
         _chain.wrote(self.id, self._level)
+        _leds.wrote(self.id, self._level)
         return None
 
 
@@ -123,6 +128,28 @@ class _Chain165:
 
 
 _chain = _Chain165()
+
+
+class _Chain595:
+    """The lock LEDs' 74HC595: shifts on clock rises, reports each latched byte."""
+
+    def __init__(self):
+        self._byte = 0
+        self._levels = {_LED_CLOCK: 0, _LED_LATCH: 0}
+
+    def wrote(self, pin_id, level):
+        if pin_id not in self._levels or level == self._levels[pin_id]:
+            return
+        self._levels[pin_id] = level
+        if not level:
+            return
+        if pin_id == _LED_CLOCK:
+            self._byte = (self._byte << 1 | _pins[_LED_DATA]._level) & 0xFF
+        else:
+            sys.stderr.write(f"machine stub: locks {self._byte:02x} at {_now_us() // 1000} ms\n")
+
+
+_leds = _Chain595()
 
 
 class PWM:

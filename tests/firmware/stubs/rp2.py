@@ -1,24 +1,89 @@
 """A stand-in for MicroPython's `rp2` module under the unix port: the PIO slot clock.
 
-`asm_pio` keeps the program unassembled. A `StateMachine` given a count with `put`
-and made active plays the hub's slot clock (firmware/hub/main.py) on a thread of its
-own: PIO flag 0 at each slot's start, flag 1 1000 µs later, a slot every count + 1004
-µs, each flag handed to the PIO's IRQ handler at once. The thread stands for the
-hardware: it goes on whatever the main loop does, as a hard interrupt would.
+`asm_pio` records a program's instructions as the real one assembles them (running the
+function with the instruction names in its globals). A `StateMachine` made active runs
+that program cycle by cycle on paper (one cycle per µs at 1 MHz) to find when it raises
+its IRQ flags, then plays those flags on a thread of its own, each handed to the PIO's
+IRQ handler at once. The thread stands for the hardware: it goes on whatever the main
+loop does, as a hard interrupt would.
 """
 
 import _thread
 import time
 
-_BURST_US = 1000
-_OVERHEAD = 1004
+_X, _Y, _OSR, _X_DEC, _Y_DEC = "x", "y", "osr", "x_dec", "y_dec"
+
+
+class _Instruction:
+    def __init__(self, program, op, args):
+        self.op = op
+        self.args = args
+        self.delay = 0
+        program.append(self)
+
+    def __getitem__(self, delay):
+        self.delay = delay
+        return self
 
 
 def asm_pio(**kwargs):
-    def keep(program):
+    def assemble(function):
+        program = []
+
+        def op(name):
+            return lambda *args: _Instruction(program, name, args)
+
+        names = {"x": _X, "y": _Y, "osr": _OSR, "x_dec": _X_DEC, "y_dec": _Y_DEC}
+        for name in ("pull", "wrap_target", "wrap", "irq", "set", "jmp", "mov", "label"):
+            names[name] = op(name)
+        scope = function.__globals__
+        saved = dict(scope)
+        scope.update(names)
+        try:
+            function()
+        finally:
+            for name in names:
+                del scope[name]
+            scope.update(saved)
         return program
 
-    return keep
+    return assemble
+
+
+def flag_times(program, word, flags=3):
+    """Run `program` with `word` in the TX FIFO: the cycles at which it raises its
+    first `flags` IRQ flags, as [[cycle, flag], ...]."""
+    labels = {}
+    steps = []
+    for ins in program:
+        if ins.op == "label":
+            labels[ins.args[0]] = len(steps)
+        elif ins.op == "wrap_target":
+            labels[None] = len(steps)
+        elif ins.op != "wrap":
+            steps.append(ins)
+    regs = {_X: 0, _Y: 0, _OSR: 0}
+    pc, cycle, raised = 0, 0, []
+    while len(raised) < flags:
+        ins = steps[pc]
+        pc += 1
+        if ins.op == "pull":
+            regs[_OSR] = word
+        elif ins.op == "irq":
+            raised.append([cycle, ins.args[0]])
+        elif ins.op == "set":
+            regs[ins.args[0]] = ins.args[1]
+        elif ins.op == "mov":
+            regs[ins.args[0]] = regs[ins.args[1]]
+        elif ins.op == "jmp":
+            reg = _X if ins.args[0] == _X_DEC else _Y
+            if regs[reg]:
+                pc = labels[ins.args[1]]
+            regs[reg] -= 1  # post-decrement, as the PIO does
+        cycle += 1 + ins.delay
+        if pc == len(steps):
+            pc = labels[None]
+    return raised
 
 
 class _Irq:
@@ -30,6 +95,7 @@ class _Irq:
 
 
 _pios = {}  # PIO block id -> the last one made, whose handler gets the flags
+_running = {}  # state machine id -> the generation of its thread still allowed to run
 
 
 class PIO:
@@ -52,18 +118,18 @@ class PIO:
             self._handler(self)
 
 
-_running = {}  # state machine id -> the generation of its thread still allowed to run
-
-
 class StateMachine:
     def __init__(self, sm_id, program, freq=125000000):
+        if freq != 1000000:
+            raise ValueError("rp2 stub: the slot clock runs at 1 MHz (a cycle per µs)")
         self.id = sm_id
-        self._count = None
+        self._program = program
+        self._word = None
         _running[sm_id] = _running.get(sm_id, 0) + 1
         self._generation = _running[sm_id]
 
     def put(self, word):
-        self._count = word
+        self._word = word
 
     def active(self, on=None):
         if on:
@@ -76,14 +142,15 @@ class StateMachine:
 
     def _run(self):
         pio = _pios[self.id // 4]
-        slot_us = self._count + _OVERHEAD
+        (start0, _), (end, _), (start1, _) = flag_times(self._program, self._word)
+        burst_us, slot_us = end - start0, start1 - start0
         start = time.ticks_us()
         while self._live():
             _wait(start)
             if not self._live():
                 return
             pio._raise(PIO.IRQ_SM0)
-            _wait(time.ticks_add(start, _BURST_US))
+            _wait(time.ticks_add(start, burst_us))
             pio._raise(PIO.IRQ_SM1)
             start = time.ticks_add(start, slot_us)
 
