@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.rules import rng
 from companion.rules.cards import BANG
-from companion.rules.powers import LUCKY_MAN, PROFESSIONAL, VULTURE, wound_limit
+from companion.rules.powers import PROFESSIONAL, VULTURE, wound_limit
 from companion.rules.scoring import finish
 from companion.rules.state import GameState, Player
 from companion.rules.steps import discard
@@ -46,7 +46,7 @@ def resolve(s: GameState) -> None:
     dead = []
     for t in hits:
         by = [s.players[seat].name for seat in t.hits]
-        if t.power == LUCKY_MAN and len(t.hits) >= 2:  # R26
+        if not t.hits_wound:  # R26
             s.event("lucky", player=t.name, by=by)
             continue
         t.wounds += len(t.hits)

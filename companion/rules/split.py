@@ -156,6 +156,7 @@ def forbid(s: GameState, p: Player, a: Action) -> None:
         raise RuleError("R19", "the Dictator forbids once a round, while standing at the split, "
                         "on another player's turn before the take")
     t = player_named(s, a.target, "target")
+    assert s.turn is not None  # (may_forbid: someone's turn)
     if t.seat != s.turn:
         raise RuleError("R19", f"it is {s.players[s.turn].name}'s turn, not {t.name}'s")
     if a.kind not in KINDS:
@@ -209,6 +210,7 @@ def junk_physical(s: GameState, p: Player, a: Action) -> None:
         raise RuleError("R24", "the piles are on the table: name the card drawn, not the pile")
     if a.got not in LOOT_KIND:
         raise RuleError("R24", f"name the card drawn from the later pile, not {a.got!r}")
+    assert s.junk_card is not None  # (junk checked it)
     given = p.loot.pop(s.junk_card)
     s.junk_card = None
     s.used |= {"junk_dealer"}

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.rules.powers import shrugs_off
+
 PHASES = ("loot", "choose", "holdup", "privilege", "courage", "reveal", "split", "over")
 
 
@@ -51,7 +53,7 @@ class Player:
 
     @property
     def hits_wound(self) -> bool:
-        return bool(self.hits) and not (self.power == "lucky_man" and len(self.hits) >= 2)
+        return bool(self.hits) and not shrugs_off(self.power, len(self.hits))
 
     def copy(self) -> Player:
         p = Player.__new__(Player)

@@ -179,6 +179,7 @@ def swap(s: GameState, p: Player, a: Action) -> None:
     if not s.physical:
         card = check_bullet(a.card, "R17")
         take_from_hand(p, card, "R17")
+        assert p.card is not None  # (can_swap: a card is down)
         add_to_hand(p, p.card, 1)
         p.card = card
     s.event("swapped", player=p.name)
@@ -273,6 +274,7 @@ def smart(s: GameState, p: Player, a: Action) -> None:
     check_physical_field(s, a.discard, "the card discarded", "R28")
     if not s.physical:
         card = check_bullet(a.discard, "R28")
+        assert p.card is not None  # (can_smart: a card is down)
         add_to_hand(p, p.card, 1)
         take_from_hand(p, card, "R28")
         discard(s, card)
