@@ -20,7 +20,8 @@ def take_random_loot(s: GameState, victim: Player, taker: Player, n: int) -> lis
     return taken
 
 
-def resolve(s: GameState) -> None:
+def resolve(s: GameState) -> bool:
+    """Resolve every card; False if that ended the game (R9)."""
     hits: list[Player] = []
     for p in s.living():
         card, p.card = p.card, None
@@ -65,3 +66,5 @@ def resolve(s: GameState) -> None:
                 s.event("vulture", player=vulture.name, prey=t.name, loot=taken)
     if len(s.living()) <= 1:  # R9
         finish(s)
+        return False
+    return True

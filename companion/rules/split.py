@@ -14,7 +14,7 @@ from companion.rules.steps import player_named, require_power
 
 
 def start(s: GameState) -> None:
-    s.phase = "split"
+    """The split begins: who is in it, the Cute's bill, the first turn."""
     for p in s.players:
         p.in_split = p.standing
     cute = s.holder(CUTE)

@@ -10,7 +10,10 @@ from typing import Any
 
 from companion.rules.powers import shrugs_off
 
-PHASES = ("loot", "choose", "holdup", "privilege", "courage", "reveal", "split", "over")
+# The phases' names, in the order of a turn; what each one is and does: `phases.TABLE`.
+LOOT, CHOOSE, HOLDUP, PRIVILEGE = "loot", "choose", "holdup", "privilege"
+COURAGE, REVEAL, SPLIT, OVER = "courage", "reveal", "split", "over"
+PHASES = (LOOT, CHOOSE, HOLDUP, PRIVILEGE, COURAGE, REVEAL, SPLIT, OVER)
 
 
 class Player:

@@ -87,7 +87,7 @@ def hustle_gives(h: Player, v: Player) -> list[str]:
 
 def hustle(s: GameState, p: Player, a: Action) -> None:
     require_power(p, HUSTLER, "R23")
-    if s.phase != "loot" or not s.dealt:
+    if not s.dealt:
         raise RuleError("R23", "the Hustler acts in the loot step, once the loot is turned up "
                                "and before the bullet choice")
     s.done |= {"hustle"}
@@ -145,8 +145,7 @@ def kid_waits(s: GameState, p: Player) -> bool:
 
 
 def aim(s: GameState, p: Player, a: Action) -> None:
-    if s.phase == "privilege":
-        return aim_ordered(s, p, a)
+    """An aim in the hold-up (the privilege's re-aim is `aim_ordered`)."""
     if p.aimed:
         raise RuleError("R3", f"{p.name} has already aimed this turn")
     if kid_waits(s, p):
@@ -171,7 +170,7 @@ def swap_options(s: GameState, c: Player) -> list[str | None]:
 
 def swap(s: GameState, p: Player, a: Action) -> None:
     require_power(p, CUNNING, "R17")
-    if s.phase != "holdup" or any(not q.aimed for q in s.living()) or not can_swap(s):
+    if any(not q.aimed for q in s.living()) or not can_swap(s):
         raise RuleError("R17", "the Cunning swaps only at the end of the hold-up, "
                         "after every aim, with a card down and one in hand")
     s.done |= {"swap"}
@@ -200,7 +199,7 @@ def privilege(s: GameState, p: Player, a: Action) -> None:
     if p.seat != s.godfather:
         raise RuleError("R5", f"only the Godfather ({s.players[s.godfather].name}) "
                         "gives the privilege order")
-    if s.phase != "privilege" or s.ordered is not None or "privilege" in s.done:
+    if s.ordered is not None or "privilege" in s.done:
         raise RuleError("R5", "the privilege is given once, after the hold-up")
     s.done |= {"privilege"}
     if a.order is None:
@@ -267,7 +266,7 @@ def smart_options(s: GameState, m: Player) -> list[str | None]:
 
 def smart(s: GameState, p: Player, a: Action) -> None:
     require_power(p, SMART, "R28")
-    if s.phase != "courage" or any(q.down is None for q in s.living()) or not can_smart(s):
+    if any(q.down is None for q in s.living()) or not can_smart(s):
         raise RuleError("R28", "the Smart acts after every courage choice, "
                         "only when the target lay down")
     s.done |= {"smart"}
@@ -295,7 +294,7 @@ def must_reveal(s: GameState, p: Player) -> bool:
 
 
 def reveal(s: GameState, p: Player, a: Action) -> None:
-    if s.phase != "reveal" or not must_reveal(s, p):
+    if not must_reveal(s, p):
         raise RuleError("R7", f"{p.name} has no card to reveal now")
     p.card = check_bullet(a.card, "R7")
 
