@@ -13,7 +13,7 @@ from typing import Any
 from companion.rules import phases
 from companion.rules.actions import Action
 from companion.rules.errors import RuleError
-from companion.rules.phases import HANDLERS, NOBODY, PHASE, describe
+from companion.rules.phases import PHASE, describe
 from companion.rules.state import GameState
 from companion.rules.steps import player_named
 
@@ -33,18 +33,22 @@ def start_round(s: GameState) -> None:
 
 def settle(s: GameState) -> None:
     """Go through every step where nobody can act, to rest where someone must or may."""
-    while True:
+    while True:  # (`Phase.ends`, written out: this is the engine's innermost loop)
         ph = PHASE[s.phase]
-        if not ph.ends(s):
+        if ph.then is None or ph.waiting(s):
             return
-        assert ph.then is not None  # (a step without a next one never ends)
+        for w in ph.resting:
+            if w.holder(s) is not None:
+                return
         ph.then(s)
 
 
 def window(s: GameState) -> str | None:
     """The optional step the state rests at, if any: an action of another kind passes it."""
-    open_ = PHASE[s.phase].resting_window(s)
-    return None if open_ is None else open_[0].name
+    for w in PHASE[s.phase].resting:
+        if w.holder(s) is not None:
+            return w.name
+    return None
 
 
 def pass_window(s: GameState, name: str) -> None:
@@ -71,14 +75,17 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[dict[str, A
 def apply_in_place(s: GameState, a: Action) -> None:
     """Apply `a` to `s` itself: for callers that own `s` and only play legal actions
     (a refused action leaves `s` half-changed)."""
-    if PHASE[s.phase].acts == NOBODY:
+    ph = PHASE[s.phase]
+    if ph.then is None:
         raise RuleError("R9", "the game is over")
     if a.type not in phases.ACTION_TYPES:
         raise RuleError("R3", f"unknown action type {a.type!r}")
     p = player_named(s, a.player, "player")
-    while (w := window(s)) is not None and a.type != w:
-        pass_window(s, w)
-    handler = HANDLERS[s.phase].get(a.type)
+    if ph.resting:
+        while (w := window(s)) is not None and a.type != w:
+            pass_window(s, w)
+        ph = PHASE[s.phase]
+    handler = ph.accepts.get(a.type)
     if handler is None:
         raise RuleError("R3", f"{a.type} is not allowed now: {describe(s)}")
     if not p.alive:

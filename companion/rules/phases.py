@@ -14,8 +14,8 @@ format); the Dictator's window is open alongside the turn and never holds the ga
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -74,22 +74,28 @@ class Phase:
     windows: tuple[Window, ...]
     stage: str | None  # the referee stage it needs: COUNTDOWN, or None
     duty: str  # what the table waits for when no window is open (a words key)
-    waiting: Callable[[GameState], Iterator[Player]]  # who must act now (no window open)
+    waiting: Callable[[GameState], list[Player]]  # who must act now (no window open)
     waiting_words: str  # "waiting for {names} to ..."
     actions: Callable[[GameState], list[Action]]  # the legal actions of `waiting`
     then: Callable[[GameState], None] | None  # once it ends: on to the next step
+    resting: tuple[Window, ...] = field(init=False)  # the windows the game rests for
+    accepts: Mapping[str, Handler] = field(init=False)  # every action type played in it
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "resting", tuple(w for w in self.windows if w.rests))
+        object.__setattr__(self, "accepts",
+                           {**self.handlers, **{w.name: w.handler for w in self.windows}})
 
     def resting_window(self, s: GameState) -> tuple[Window, Player] | None:
-        """The resting window open now and its holder, if any."""
-        for w in self.windows:
-            if w.rests and (h := w.holder(s)) is not None:
+        """The resting window open now and its holder, if any (then nobody is `waiting`)."""
+        for w in self.resting:
+            if (h := w.holder(s)) is not None:
                 return w, h
         return None
 
     def ends(self, s: GameState) -> bool:
         """The condition that ends the step: nobody to wait for, no window to rest at."""
-        return (self.then is not None and next(self.waiting(s), None) is None
-                and self.resting_window(s) is None)
+        return self.then is not None and not self.waiting(s) and self.resting_window(s) is None
 
 
 # -- listing actions -----------------------------------------------------------------------
@@ -113,8 +119,8 @@ def _nothing(_s: GameState) -> list[Action]:
     return []
 
 
-def _nobody(_s: GameState) -> Iterator[Player]:
-    return iter(())
+def _nobody(_s: GameState) -> list[Player]:
+    return []
 
 
 def _mark_done(name: str) -> Callable[[GameState], None]:
@@ -132,8 +138,8 @@ def _to(name: str) -> Callable[[GameState], None]:
 # -- loot (R2) and the Hustler (R23) -------------------------------------------------------
 
 
-def _deal_waiting(s: GameState) -> Iterator[Player]:
-    return iter(() if s.dealt else (s.players[s.godfather],))
+def _deal_waiting(s: GameState) -> list[Player]:
+    return [] if s.dealt else [s.players[s.godfather]]
 
 
 def _hustler(s: GameState) -> Player | None:
@@ -154,13 +160,9 @@ def _hustles(s: GameState, h: Player) -> list[Action]:
 # -- choose (R1) ---------------------------------------------------------------------------
 
 
-def _choosing(s: GameState) -> Iterator[Player]:
-    return (p for p in s.players if steps.waiting_to_choose(s, p))
-
-
 def _chooses(s: GameState) -> list[Action]:
     out: list[Action] = []
-    for p in _choosing(s):
+    for p in steps.choosers(s):
         cards = [None] if s.physical else [c for c in BULLETS if steps.hand_count(p, c)]
         out += [act("choose", p.name, "card", c) for c in cards]
     return out
@@ -169,10 +171,12 @@ def _chooses(s: GameState) -> list[Action]:
 # -- hold-up (R4, R25) and the Cunning (R17) -----------------------------------------------
 
 
-def _aiming(s: GameState) -> Iterator[Player]:
+def _aiming(s: GameState) -> list[Player]:
     """Who may aim now: everyone who has not, the Kid only once alone (R25)."""
     left = [p for p in s.players if p.alive and not p.aimed]
-    return iter(left if len(left) <= 1 else [p for p in left if p.power != KID])
+    if len(left) > 1 and KID in s.powers:
+        return [p for p in left if p.power != KID]
+    return left
 
 
 def _holdup_aims(s: GameState) -> list[Action]:
@@ -197,8 +201,8 @@ def _swaps(s: GameState, c: Player) -> list[Action]:
 # -- the Godfather's privilege (R5) --------------------------------------------------------
 
 
-def _reaiming(s: GameState) -> Iterator[Player]:
-    return iter(() if s.ordered is None else (s.players[s.ordered],))
+def _reaiming(s: GameState) -> list[Player]:
+    return [] if s.ordered is None else [s.players[s.ordered]]
 
 
 def _reaims(s: GameState) -> list[Action]:
@@ -207,7 +211,7 @@ def _reaims(s: GameState) -> list[Action]:
 
 
 def _godfather_orders(s: GameState) -> Player | None:
-    if s.ordered is not None or "privilege" in s.done or not steps.orderable(s):
+    if s.ordered is not None or "privilege" in s.done or not steps.may_order(s):
         return None
     return s.players[s.godfather]
 
@@ -220,8 +224,8 @@ def _orders(s: GameState, g: Player) -> list[Action]:
 # -- courage (R6) and the Smart (R28) ------------------------------------------------------
 
 
-def _deciding(s: GameState) -> Iterator[Player]:
-    return (p for p in s.players if p.alive and p.down is None)
+def _deciding(s: GameState) -> list[Player]:
+    return [p for p in s.players if p.alive and p.down is None]
 
 
 def _courages(s: GameState) -> list[Action]:
@@ -232,7 +236,8 @@ def _courages(s: GameState) -> list[Action]:
 
 
 def _smart(s: GameState) -> Player | None:
-    if "smart" in s.done or not steps.can_smart(s) or next(_deciding(s), None):
+    if "smart" in s.done or not steps.can_smart(s) or any(p.alive and p.down is None
+                                                           for p in s.players):
         return None
     return s.holder(SMART)
 
@@ -244,8 +249,8 @@ def _smarts(s: GameState, m: Player) -> list[Action]:
 # -- card reveals (physical cards, R7), then the card effects ------------------------------
 
 
-def _revealing(s: GameState) -> Iterator[Player]:
-    return (p for p in s.players if steps.must_reveal(s, p))
+def _revealing(s: GameState) -> list[Player]:
+    return [p for p in s.players if steps.must_reveal(s, p)]
 
 
 def _reveals(s: GameState) -> list[Action]:
@@ -261,9 +266,11 @@ def _effects(s: GameState) -> None:
 # -- the split (R10 to R14), the Dictator (R19), the Junk Dealer (R24) ---------------------
 
 
-def _taking(s: GameState) -> Iterator[Player]:
-    """Whose turn it is, while the split goes on."""
-    return iter(() if s.turn is None or split.over(s) else (s.players[s.turn],))
+def _taking(s: GameState) -> list[Player]:
+    """Whose turn it is, while the split goes on (after the Junk Dealer's window)."""
+    if s.turn is None or s.junk_card is not None or split.over(s):
+        return []
+    return [s.players[s.turn]]
 
 
 def _takes(s: GameState) -> list[Action]:
@@ -340,7 +347,7 @@ TABLE: tuple[Phase, ...] = (
           "waiting for the Godfather to enter the cards turned up",
           _nothing, _to(CHOOSE)),
     Phase(CHOOSE, "bullet choice", ALL, {"choose": steps.choose}, (),
-          None, "choose", _choosing, "waiting for {names} to choose a card",
+          None, "choose", steps.choosers, "waiting for {names} to choose a card",
           _chooses, _to(HOLDUP)),
     Phase(HOLDUP, "hold-up", ALL, {"aim": steps.aim},
           (Window("swap", CUNNING, True, _cunning, _swaps, steps.swap,
@@ -376,10 +383,7 @@ TABLE: tuple[Phase, ...] = (
 PHASE: dict[str, Phase] = {ph.name: ph for ph in TABLE}
 assert tuple(PHASE) == PHASES, "state.PHASES names the table's phases, in order"
 
-# phase -> action type -> handler: the step's own actions and its windows'
-HANDLERS: dict[str, dict[str, Handler]] = {
-    ph.name: {**ph.handlers, **{w.name: w.handler for w in ph.windows}} for ph in TABLE}
-ACTION_TYPES = frozenset(t for handlers in HANDLERS.values() for t in handlers)
+ACTION_TYPES = frozenset(t for ph in TABLE for t in ph.accepts)
 
 
 # -- for the referee and the views ---------------------------------------------------------
@@ -424,7 +428,7 @@ def countdown_step(s: GameState) -> str | None:
     (R25: after every other living player), the hold-up has a countdown for the Kid alone.
     """
     ph = PHASE[s.phase]
-    return ph.name if ph.stage == COUNTDOWN and next(ph.waiting(s), None) else None
+    return ph.name if ph.stage == COUNTDOWN and ph.waiting(s) else None
 
 
 def describe(s: GameState) -> str:
@@ -434,7 +438,7 @@ def describe(s: GameState) -> str:
     open_ = ph.resting_window(s)
     if open_ is not None:
         return f"{step}, " + open_[0].words.format(names=open_[1].name)
-    who = list(ph.waiting(s))
+    who = ph.waiting(s)
     if not who:
         return step
     return f"{step}, " + ph.waiting_words.format(names=", ".join(p.name for p in who))

@@ -27,7 +27,12 @@ def start(s: GameState) -> None:
 
 def next_in_split(s: GameState, seat: int) -> int | None:
     """The first player still in the split, clockwise from `seat` included."""
-    return next((p.seat for p in s.clockwise_from(seat) if p.in_split), None)
+    players, n = s.players, len(s.players)
+    for i in range(n):
+        p = players[(seat + i) % n]
+        if p.in_split:
+            return p.seat
+    return None
 
 
 def over(s: GameState) -> bool:

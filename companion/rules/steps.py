@@ -116,12 +116,14 @@ def hustle(s: GameState, p: Player, a: Action) -> None:
 # -- choose (R1) ---------------------------------------------------------------------------
 
 
-def waiting_to_choose(s: GameState, p: Player) -> bool:
-    return p.alive and p.card is None and (s.physical or p.hand_size > 0)
+def choosers(s: GameState) -> list[Player]:
+    """Who still puts a card down: alive, none down yet, and a card in hand (R1)."""
+    physical = s.physical
+    return [p for p in s.players if p.alive and p.card is None and (physical or p.bang or p.click)]
 
 
 def choose(s: GameState, p: Player, a: Action) -> None:
-    if not waiting_to_choose(s, p):
+    if p not in choosers(s):
         raise RuleError("R3", f"{p.name} has already put a card down this turn"
                         if p.card else f"{p.name} has no card to put down")
     if s.physical:
@@ -193,6 +195,14 @@ def new_targets(s: GameState, p: Player) -> list[Player]:
 
 def orderable(s: GameState) -> list[Player]:
     return [p for p in s.living() if p.seat != s.godfather and new_targets(s, p)]
+
+
+def may_order(s: GameState) -> bool:
+    """Someone may be ordered: `orderable(s)` is not empty (R5), found without listing."""
+    living = [p for p in s.players if p.alive]
+    return any(p.seat != s.godfather
+               and len(living) - 1 - (p.target is not None and s.players[p.target].alive) > 0
+               for p in living)
 
 
 def privilege(s: GameState, p: Player, a: Action) -> None:
