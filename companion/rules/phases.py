@@ -30,7 +30,6 @@ from companion.rules.state import (
     HOLDUP,
     LOOT,
     OVER,
-    PHASES,
     PRIVILEGE,
     REVEAL,
     SPLIT,
@@ -102,10 +101,10 @@ class Phase:
 
 
 @lru_cache(maxsize=8192)
-def act(type_: str, player: str, field: str, value: Any, field2: str = "", value2: Any = None,
+def act(type_: str, player: str, key: str, value: Any, key2: str = "", value2: Any = None,
         ) -> Action:
     """Actions are immutable values: the same few are built once, not at every call."""
-    fields = {field: value, field2: value2} if field2 else {field: value}
+    fields = {key: value, key2: value2} if key2 else {key: value}
     return Action(type_, player, **fields)
 
 
@@ -344,7 +343,7 @@ TABLE: tuple[Phase, ...] = (
           (Window("hustle", HUSTLER, True, _hustler, _hustles, steps.hustle,
                   "waiting for {names} (the Hustler) to hustle or pass", _mark_done("hustle")),),
           None, "deal", _deal_waiting,
-          "waiting for the Godfather to enter the cards turned up",
+          "waiting for the Godfather ({names}) to enter the cards turned up",
           _nothing, _to(CHOOSE)),
     Phase(CHOOSE, "bullet choice", ALL, {"choose": steps.choose}, (),
           None, "choose", steps.choosers, "waiting for {names} to choose a card",
@@ -380,13 +379,17 @@ TABLE: tuple[Phase, ...] = (
     Phase(OVER, "end of the game", NOBODY, {}, (), None, "over", _nobody, "", _nothing, None),
 )
 
-PHASE: dict[str, Phase] = {ph.name: ph for ph in TABLE}
-assert tuple(PHASE) == PHASES, "state.PHASES names the table's phases, in order"
+PHASE: dict[str, Phase] = {ph.name: ph for ph in TABLE}  # (names and order: state.PHASES)
 
 ACTION_TYPES = frozenset(t for ph in TABLE for t in ph.accepts)
 
 
 # -- for the referee and the views ---------------------------------------------------------
+
+
+def phase_of(s: GameState) -> Phase:
+    """The record of the step the game is at: who acts, its windows, its referee stage."""
+    return PHASE[s.phase]
 
 
 class Wait(NamedTuple):
