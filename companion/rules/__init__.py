@@ -8,19 +8,37 @@ effect draws from the seeded generator carried in the state.
 from companion.rules.actions import Action, action_from_dict
 from companion.rules.engine import apply, apply_in_place, legal_actions
 from companion.rules.errors import RuleError
+from companion.rules.phases import (
+    TABLE,
+    Phase,
+    Wait,
+    countdown_step,
+    open_windows,
+    phase_of,
+    waiting,
+    waiting_for,
+)
 from companion.rules.report import state_to_dict
 from companion.rules.setup import Setup, new_game
 from companion.rules.state import GameState
 
 __all__ = [
+    "TABLE",
     "Action",
     "GameState",
+    "Phase",
     "RuleError",
     "Setup",
+    "Wait",
     "action_from_dict",
     "apply",
     "apply_in_place",
+    "countdown_step",
     "legal_actions",
     "new_game",
+    "open_windows",
+    "phase_of",
     "state_to_dict",
+    "waiting",
+    "waiting_for",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.rules import rng
 from companion.rules.cards import BANG
-from companion.rules.powers import LUCKY_MAN, PROFESSIONAL, VULTURE, wound_limit
+from companion.rules.powers import PROFESSIONAL, VULTURE, wound_limit
 from companion.rules.scoring import finish
 from companion.rules.state import GameState, Player
 from companion.rules.steps import discard
@@ -20,7 +20,8 @@ def take_random_loot(s: GameState, victim: Player, taker: Player, n: int) -> lis
     return taken
 
 
-def resolve(s: GameState) -> None:
+def resolve(s: GameState) -> bool:
+    """Resolve every card; False if that ended the game (R9)."""
     hits: list[Player] = []
     for p in s.living():
         card, p.card = p.card, None
@@ -46,7 +47,7 @@ def resolve(s: GameState) -> None:
     dead = []
     for t in hits:
         by = [s.players[seat].name for seat in t.hits]
-        if t.power == LUCKY_MAN and len(t.hits) >= 2:  # R26
+        if not t.hits_wound:  # R26
             s.event("lucky", player=t.name, by=by)
             continue
         t.wounds += len(t.hits)
@@ -65,3 +66,5 @@ def resolve(s: GameState) -> None:
                 s.event("vulture", player=vulture.name, prey=t.name, loot=taken)
     if len(s.living()) <= 1:  # R9
         finish(s)
+        return False
+    return True

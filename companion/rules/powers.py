@@ -28,3 +28,8 @@ UNBREAKABLE_LIMIT = 5  # R30
 
 def wound_limit(power: str | None) -> int:
     return UNBREAKABLE_LIMIT if power == UNBREAKABLE else WOUND_LIMIT
+
+
+def shrugs_off(power: str | None, bangs: int) -> bool:
+    """R26: the Lucky Man hit by two or more Bang! in a turn takes no wound."""
+    return power == LUCKY_MAN and bangs >= 2

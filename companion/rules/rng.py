@@ -5,6 +5,8 @@ replayed and compared without touching a `random.Random` object. SplitMix64
 is small, fast and statistically sound for a game's handful of draws.
 """
 
+from typing import Any
+
 _MASK = (1 << 64) - 1
 
 
@@ -32,7 +34,7 @@ def below(state: int, n: int) -> tuple[int, int]:
             return state, x % n
 
 
-def shuffle(state: int, items: list) -> int:
+def shuffle(state: int, items: list[Any]) -> int:
     """Fisher-Yates shuffle of `items` in place; returns the new state."""
     for i in range(len(items) - 1, 0, -1):
         state, j = below(state, i + 1)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.rules.cards import DIAMOND_BONUS, FACE_VALUE, LOOT_KIND, painting_value
 from companion.rules.powers import COLLECTOR
-from companion.rules.state import GameState, Player
+from companion.rules.state import OVER, GameState, Player
 
 ZERO = {"bills": 0, "diamonds": 0, "diamond_bonus": 0, "paintings": 0, "total": 0}
 
@@ -54,6 +54,6 @@ def finish(s: GameState) -> None:
         best = max((totals[p.seat]["total"], p.wounds) for p in living)
         winners = [p for p in living if (totals[p.seat]["total"], p.wounds) == best]
     s.winners = [p.name for p in winners]
-    s.phase = "over"
+    s.phase = OVER
     s.turn = None
     s.event("game_over", winners=s.winners)

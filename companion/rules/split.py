@@ -14,7 +14,7 @@ from companion.rules.steps import player_named, require_power
 
 
 def start(s: GameState) -> None:
-    s.phase = "split"
+    """The split begins: who is in it, the Cute's bill, the first turn."""
     for p in s.players:
         p.in_split = p.standing
     cute = s.holder(CUTE)
@@ -27,7 +27,12 @@ def start(s: GameState) -> None:
 
 def next_in_split(s: GameState, seat: int) -> int | None:
     """The first player still in the split, clockwise from `seat` included."""
-    return next((p.seat for p in s.clockwise_from(seat) if p.in_split), None)
+    players, n = s.players, len(s.players)
+    for i in range(n):
+        p = players[(seat + i) % n]
+        if p.in_split:
+            return p.seat
+    return None
 
 
 def over(s: GameState) -> bool:
@@ -156,6 +161,7 @@ def forbid(s: GameState, p: Player, a: Action) -> None:
         raise RuleError("R19", "the Dictator forbids once a round, while standing at the split, "
                         "on another player's turn before the take")
     t = player_named(s, a.target, "target")
+    assert s.turn is not None  # (may_forbid: someone's turn)
     if t.seat != s.turn:
         raise RuleError("R19", f"it is {s.players[s.turn].name}'s turn, not {t.name}'s")
     if a.kind not in KINDS:
@@ -209,6 +215,7 @@ def junk_physical(s: GameState, p: Player, a: Action) -> None:
         raise RuleError("R24", "the piles are on the table: name the card drawn, not the pile")
     if a.got not in LOOT_KIND:
         raise RuleError("R24", f"name the card drawn from the later pile, not {a.got!r}")
+    assert s.junk_card is not None  # (junk checked it)
     given = p.loot.pop(s.junk_card)
     s.junk_card = None
     s.used |= {"junk_dealer"}

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-PHASES = ("loot", "choose", "holdup", "privilege", "courage", "reveal", "split", "over")
+from companion.rules.powers import shrugs_off
+
+# The phases' names, in the order of a turn; what each one is and does: `phases.TABLE`.
+LOOT, CHOOSE, HOLDUP, PRIVILEGE = "loot", "choose", "holdup", "privilege"
+COURAGE, REVEAL, SPLIT, OVER = "courage", "reveal", "split", "over"
+PHASES = (LOOT, CHOOSE, HOLDUP, PRIVILEGE, COURAGE, REVEAL, SPLIT, OVER)
 
 
 class Player:
@@ -51,7 +56,7 @@ class Player:
 
     @property
     def hits_wound(self) -> bool:
-        return bool(self.hits) and not (self.power == "lucky_man" and len(self.hits) >= 2)
+        return bool(self.hits) and not shrugs_off(self.power, len(self.hits))
 
     def copy(self) -> Player:
         p = Player.__new__(Player)

@@ -87,7 +87,7 @@ def hustle_gives(h: Player, v: Player) -> list[str]:
 
 def hustle(s: GameState, p: Player, a: Action) -> None:
     require_power(p, HUSTLER, "R23")
-    if s.phase != "loot" or not s.dealt:
+    if not s.dealt:
         raise RuleError("R23", "the Hustler acts in the loot step, once the loot is turned up "
                                "and before the bullet choice")
     s.done |= {"hustle"}
@@ -116,12 +116,14 @@ def hustle(s: GameState, p: Player, a: Action) -> None:
 # -- choose (R1) ---------------------------------------------------------------------------
 
 
-def waiting_to_choose(s: GameState, p: Player) -> bool:
-    return p.alive and p.card is None and (s.physical or p.hand_size > 0)
+def choosers(s: GameState) -> list[Player]:
+    """Who still puts a card down: alive, none down yet, and a card in hand (R1)."""
+    physical = s.physical
+    return [p for p in s.players if p.alive and p.card is None and (physical or p.bang or p.click)]
 
 
 def choose(s: GameState, p: Player, a: Action) -> None:
-    if not waiting_to_choose(s, p):
+    if p not in choosers(s):
         raise RuleError("R3", f"{p.name} has already put a card down this turn"
                         if p.card else f"{p.name} has no card to put down")
     if s.physical:
@@ -145,8 +147,7 @@ def kid_waits(s: GameState, p: Player) -> bool:
 
 
 def aim(s: GameState, p: Player, a: Action) -> None:
-    if s.phase == "privilege":
-        return aim_ordered(s, p, a)
+    """An aim in the hold-up (the privilege's re-aim is `aim_ordered`)."""
     if p.aimed:
         raise RuleError("R3", f"{p.name} has already aimed this turn")
     if kid_waits(s, p):
@@ -171,7 +172,7 @@ def swap_options(s: GameState, c: Player) -> list[str | None]:
 
 def swap(s: GameState, p: Player, a: Action) -> None:
     require_power(p, CUNNING, "R17")
-    if s.phase != "holdup" or any(not q.aimed for q in s.living()) or not can_swap(s):
+    if any(not q.aimed for q in s.living()) or not can_swap(s):
         raise RuleError("R17", "the Cunning swaps only at the end of the hold-up, "
                         "after every aim, with a card down and one in hand")
     s.done |= {"swap"}
@@ -179,6 +180,7 @@ def swap(s: GameState, p: Player, a: Action) -> None:
     if not s.physical:
         card = check_bullet(a.card, "R17")
         take_from_hand(p, card, "R17")
+        assert p.card is not None  # (can_swap: a card is down)
         add_to_hand(p, p.card, 1)
         p.card = card
     s.event("swapped", player=p.name)
@@ -195,11 +197,19 @@ def orderable(s: GameState) -> list[Player]:
     return [p for p in s.living() if p.seat != s.godfather and new_targets(s, p)]
 
 
+def may_order(s: GameState) -> bool:
+    """Someone may be ordered: `orderable(s)` is not empty (R5), found without listing."""
+    living = [p for p in s.players if p.alive]
+    return any(p.seat != s.godfather
+               and len(living) - 1 - (p.target is not None and s.players[p.target].alive) > 0
+               for p in living)
+
+
 def privilege(s: GameState, p: Player, a: Action) -> None:
     if p.seat != s.godfather:
         raise RuleError("R5", f"only the Godfather ({s.players[s.godfather].name}) "
                         "gives the privilege order")
-    if s.phase != "privilege" or s.ordered is not None or "privilege" in s.done:
+    if s.ordered is not None or "privilege" in s.done:
         raise RuleError("R5", "the privilege is given once, after the hold-up")
     s.done |= {"privilege"}
     if a.order is None:
@@ -266,13 +276,14 @@ def smart_options(s: GameState, m: Player) -> list[str | None]:
 
 def smart(s: GameState, p: Player, a: Action) -> None:
     require_power(p, SMART, "R28")
-    if s.phase != "courage" or any(q.down is None for q in s.living()) or not can_smart(s):
+    if any(q.down is None for q in s.living()) or not can_smart(s):
         raise RuleError("R28", "the Smart acts after every courage choice, "
                         "only when the target lay down")
     s.done |= {"smart"}
     check_physical_field(s, a.discard, "the card discarded", "R28")
     if not s.physical:
         card = check_bullet(a.discard, "R28")
+        assert p.card is not None  # (can_smart: a card is down)
         add_to_hand(p, p.card, 1)
         take_from_hand(p, card, "R28")
         discard(s, card)
@@ -293,7 +304,7 @@ def must_reveal(s: GameState, p: Player) -> bool:
 
 
 def reveal(s: GameState, p: Player, a: Action) -> None:
-    if s.phase != "reveal" or not must_reveal(s, p):
+    if not must_reveal(s, p):
         raise RuleError("R7", f"{p.name} has no card to reveal now")
     p.card = check_bullet(a.card, "R7")
 

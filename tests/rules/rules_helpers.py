@@ -63,6 +63,11 @@ def state_of(header: str) -> GameState:
     return new_game(parse_scenario(doc).setup)
 
 
+def deal_due(s: GameState) -> bool:
+    """Physical loot not yet entered: the one action `legal_actions` cannot list (any cards)."""
+    return s.physical_loot and s.phase == "loot" and not s.dealt
+
+
 def legal(state: GameState) -> list[str]:
     return [str(a) for a in legal_actions(state)]
 

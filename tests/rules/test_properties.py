@@ -8,6 +8,7 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rules_helpers import deal_due
 
 from companion.bots.random_bot import NAMES, deal_action, play, random_setup
 from companion.rules import (
@@ -75,10 +76,6 @@ def accepted(s: GameState, a: Action) -> bool:
     except RuleError:
         return False
     return True
-
-
-def deal_due(s: GameState) -> bool:
-    return s.physical_loot and s.phase == "loot" and not s.dealt
 
 
 def dealable(s: GameState, a: Action) -> bool:

@@ -1,0 +1,277 @@
+"""The phase table (issue 11): every step declared once, and what it says agrees with the rules.
+
+`waiting_for`, `open_windows` and `countdown_step` are what the referee and the views read
+instead of branching on phase names; here they are checked against `legal_actions` and
+against what the referee accepts, over many random games.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rules_helpers import FOUR, deal_due, state_of
+
+from companion.bots.random_bot import deal_action, random_setup
+from companion.rules import (
+    TABLE,
+    Action,
+    GameState,
+    apply,
+    apply_in_place,
+    countdown_step,
+    legal_actions,
+    new_game,
+    open_windows,
+    phase_of,
+    waiting,
+    waiting_for,
+)
+from companion.rules.actions import FIELDS
+from companion.rules.cards import official_deck
+from companion.rules.engine import window
+from companion.rules.phases import (
+    ACTION_TYPES,
+    ALL,
+    COUNTDOWN,
+    GODFATHER,
+    NOBODY,
+    PHASE,
+    TURN,
+    describe,
+)
+from companion.rules.powers import KID, POWERS
+from companion.rules.state import PHASES
+
+
+def states(seed: int, players: int, powers: bool, cards: str = "digital",
+           loot_mode: str = "digital") -> Iterator[GameState]:
+    """Every state a random legal game rests at, the end included (the same object, mutated:
+    look at it before asking for the next)."""
+    rnd = random.Random(seed)
+    s = new_game(random_setup(rnd, players, seed, powers, cards, loot_mode))
+    deck = official_deck()
+    rnd.shuffle(deck)
+    while True:
+        yield s
+        if phase_of(s).then is None:
+            return
+        legal = legal_actions(s)
+        apply_in_place(s, rnd.choice(legal) if legal else deal_action(s, deck))
+
+
+def mixed_games(n: int) -> Iterator[GameState]:
+    for i in range(n):
+        yield from states(i, 4 + i % 5, powers=i % 4 != 0,
+                          cards="physical" if i % 3 == 0 else "digital",
+                          loot_mode="physical" if i % 5 == 0 else "digital")
+
+
+# -- the table itself ----------------------------------------------------------------------
+
+
+def test_the_table_names_every_phase_once_in_the_order_of_a_turn():
+    assert tuple(ph.name for ph in TABLE) == PHASES
+    assert list(PHASE) == list(PHASES)
+
+
+def test_the_table_accepts_exactly_the_actions_of_the_language():
+    assert set(FIELDS) == ACTION_TYPES
+    for ph in TABLE:
+        windows = {w.name for w in ph.windows}
+        assert not windows & set(ph.handlers), ph.name
+        assert set(ph.accepts) == set(ph.handlers) | windows
+
+
+def test_who_acts_and_the_countdown_stages():
+    acts = {ph.name: ph.acts for ph in TABLE}
+    assert acts == {"loot": GODFATHER, "choose": ALL, "holdup": ALL, "privilege": GODFATHER,
+                    "courage": ALL, "reveal": ALL, "split": TURN, "over": NOBODY}
+    assert {ph.name for ph in TABLE if ph.stage == COUNTDOWN} == {"holdup", "courage"}
+    assert all(ph.stage in (None, COUNTDOWN) for ph in TABLE)
+    assert [ph.name for ph in TABLE if ph.then is None] == ["over"]
+
+
+def test_the_optional_windows():
+    windows = {ph.name: [(w.name, w.power, w.rests) for w in ph.windows] for ph in TABLE}
+    assert windows == {
+        "loot": [("hustle", "hustler", True)],
+        "choose": [],
+        "holdup": [("swap", "cunning", True)],
+        "privilege": [("privilege", None, True)],
+        "courage": [("smart", "smart", True)],
+        "reveal": [],
+        "split": [("forbid", "dictator", False), ("junk", "junk_dealer", True)],
+        "over": [],
+    }
+    for ph in TABLE:
+        for w in ph.windows:
+            assert w.power is None or w.power in POWERS
+            assert (w.close is not None) == w.rests, w.name
+
+
+def test_every_phase_of_the_table_is_reached_and_every_resting_state_is_in_it():
+    seen = set()
+    for s in mixed_games(120):
+        assert s.phase in PHASE
+        seen.add(s.phase)
+        assert not phase_of(s).ends(s), f"the game rests where nobody can act: {s.phase}"
+    assert seen == set(PHASES)
+
+
+# -- "waiting for" agrees with legal_actions -----------------------------------------------
+
+
+def check_waiting(s: GameState) -> None:
+    ph = phase_of(s)
+    who = waiting_for(s)
+    key, players = waiting(s)
+    assert players == who
+    assert len(set(who)) == len(who)
+    legal = legal_actions(s)
+    if deal_due(s):  # the one action legal_actions cannot list: the Godfather's deal
+        assert legal == []
+        assert (key, who) == ("deal", (s.players[s.godfather].name,))
+        return
+    if ph.then is None:
+        assert legal == [] and who == () and open_windows(s) == ()
+        return
+    w = window(s)
+    if w is not None:  # resting at an optional step: its holder, alone, is waited for
+        own = [a for a in legal if a.type == w]
+        assert key == w
+        assert {a.player for a in own} == set(who) and len(who) == 1
+        assert (w, who[0]) in open_windows(s)
+        return
+    # the step's own actions come from exactly those waited for; optional ones alongside
+    duty = [a for a in legal if a.type in ph.handlers]
+    assert key == ph.duty
+    assert who, f"the game rests at {s.phase} waiting for nobody"
+    assert {a.player for a in duty} == set(who), (s.phase, who)
+    beside = {(a.type, a.player) for a in legal if a.type not in ph.handlers}
+    assert beside == set(open_windows(s))  # (the Dictator's, beside the turn)
+    assert all(a.type in ph.accepts for a in legal), "no later step's action to pass to"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(4, 8), powers=st.booleans(), seed=st.integers(0, 2**32),
+       cards=st.sampled_from(["digital", "physical"]),
+       loot_mode=st.sampled_from(["digital", "physical"]))
+def test_waiting_for_agrees_with_legal_actions(players, powers, seed, cards, loot_mode):
+    for s in states(seed, players, powers, cards, loot_mode):
+        check_waiting(s)
+
+
+def test_waiting_for_agrees_with_legal_actions_in_hundreds_of_games():
+    for s in mixed_games(300):
+        check_waiting(s)
+
+
+def test_the_kid_is_waited_for_only_once_every_other_living_player_has_aimed():
+    saw_kid_alone = saw_kid_waiting = 0
+    for i in range(400):
+        for s in states(i, 4 + i % 5, powers=True):
+            kid = s.holder(KID)
+            if s.phase != "holdup" or kid is None or kid.aimed:
+                continue
+            others = [p.name for p in s.living() if not p.aimed and p is not kid]
+            if others:
+                assert waiting_for(s) == tuple(others)
+                saw_kid_waiting += 1
+            else:
+                assert waiting_for(s) == (kid.name,)
+                saw_kid_alone += 1
+    assert saw_kid_alone and saw_kid_waiting
+
+
+# -- the countdown: what the referee accepts -----------------------------------------------
+
+
+def referee_countdown(s: GameState) -> str | None:
+    """What `Table._countdown` in companion/referee/table.py accepts (before issue 11):
+    the hold-up while a living player has not aimed, the courage step while a living player
+    has not decided. (Its stage and pause checks are the referee's own.)"""
+    if s.phase == "holdup" and any(not p.aimed for p in s.living()):
+        return "holdup"
+    if s.phase == "courage" and any(p.down is None for p in s.living()):
+        return "courage"
+    return None
+
+
+def referee_reads(s: GameState) -> list[str]:
+    """Whom the referee's snapshot after a countdown reads (`Table._snapshot`)."""
+    if s.phase == "courage":
+        return [p.name for p in s.living() if p.down is None]
+    left = [p for p in s.living() if not p.aimed]
+    kid_turn = all(p.power == KID for p in left)
+    return [p.name for p in left if (p.power == KID) == kid_turn]
+
+
+def test_countdown_step_agrees_with_the_referee_over_many_games():
+    counted = 0
+    for s in mixed_games(300):
+        step = countdown_step(s)
+        assert step == referee_countdown(s)
+        if step is not None:
+            counted += 1
+            assert list(waiting_for(s)) == referee_reads(s)
+            assert phase_of(s).stage == COUNTDOWN
+    assert counted
+
+
+KID_TABLE = FOUR + "powers: {Dee: kid}\n"
+
+
+def play(s: GameState, *actions: Action) -> GameState:
+    for a in actions:
+        s, _ = apply(s, a)
+    return s
+
+
+CHOSEN = [Action("choose", n, card="click") for n in ("Ana", "Bob", "Cyd", "Dee")]
+
+
+def test_a_countdown_for_the_kid_alone_once_the_others_have_aimed():
+    """R25: the Kid aims after every other living player, so once only the Kid is left the
+    hold-up still has a countdown, for the Kid alone (the referee accepts it; the pages
+    refused it)."""
+    s = play(state_of(KID_TABLE), *CHOSEN)
+    assert countdown_step(s) == "holdup"
+    assert waiting_for(s) == ("Ana", "Bob", "Cyd")
+    s = play(s, Action("aim", "Ana", target="Bob"), Action("aim", "Bob", target=None))
+    assert waiting_for(s) == ("Cyd",)
+    s = play(s, Action("aim", "Cyd", target="Ana"))
+    assert countdown_step(s) == "holdup"
+    assert waiting(s) == ("holdup", ("Dee",))
+    assert [str(a) for a in legal_actions(s)][:1] == ["{type: aim, player: Dee, target: null}"]
+    s = play(s, Action("aim", "Dee", target="Ana"))
+    assert countdown_step(s) is None
+    assert waiting(s) == ("privilege", ("Ana",))
+
+
+def test_no_countdown_once_everyone_has_acted_even_with_a_window_open():
+    header = FOUR + "powers: {Bob: cunning}\n"
+    s = play(state_of(header), *CHOSEN, *[Action("aim", n, target=t) for n, t in
+                                          (("Ana", "Bob"), ("Bob", "Cyd"), ("Cyd", "Dee"),
+                                           ("Dee", "Ana"))])
+    assert s.phase == "holdup"
+    assert countdown_step(s) is None
+    assert waiting(s) == ("swap", ("Bob",))
+    assert open_windows(s) == (("swap", "Bob"),)
+
+
+# -- the words -----------------------------------------------------------------------------
+
+
+def test_the_words_name_whom_the_table_waits_for():
+    s = play(state_of(KID_TABLE), *CHOSEN[:2])
+    assert describe(s) == "the game is at the bullet choice step, waiting for Cyd, Dee to " \
+                          "choose a card"
+    s = play(s, *CHOSEN[2:])
+    assert describe(s) == "the game is at the hold-up step, waiting for aims from Ana, Bob, Cyd"
+    for s in mixed_games(40):
+        text = describe(s)
+        assert text.startswith(f"the game is at the {phase_of(s).words} step")
+        assert all(name in text for name in waiting_for(s))
