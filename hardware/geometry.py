@@ -6,6 +6,7 @@ them into IR.md between `<!-- BEGIN geometry:NAME -->` and `<!-- END geometry:NA
 Lengths in metres, angles in degrees unless a name says otherwise.
 """
 
+import itertools
 import math
 
 CHEST_GAP = 0.15  # a seated player's chest (the badge) behind the table edge
@@ -101,7 +102,7 @@ def separations(seats, reach=0.0, own_side=True):
     for i, seat in enumerate(seats):
         gun = gun_position(seat, reach)
         angles = sorted(_bearing(gun, s[0]) % 360.0 for s in targets(seats, i, own_side))
-        gaps = [abs(_wrap(b - a)) for a, b in zip(angles, angles[1:], strict=False)]
+        gaps = [abs(_wrap(b - a)) for a, b in itertools.pairwise(angles)]
         out.append(min(gaps))
     return out
 
@@ -225,10 +226,9 @@ def switch_angle(pitch, roll, mount):
     """Angle between the tilt switch's axis and straight down, for a gun pitched and rolled:
     the switch is mounted so that its axis points straight down at a pitch of `mount`."""
     p, r, m = (math.radians(v) for v in (pitch, roll, mount))
-    # the switch axis in the gun's frame (x forward, z up), then the gun's pitch and roll
-    ax, az = -math.sin(m), -math.cos(m)
-    # roll about x, then pitch about y
-    ay, az = -az * math.sin(r), az * math.cos(r)
+    # the switch axis in the gun's frame (x forward, z up); rolling about x scales its
+    # z by cos(roll); pitching about y mixes x into the world's vertical
+    ax, az = -math.sin(m), -math.cos(m) * math.cos(r)
     z = ax * math.sin(p) + az * math.cos(p)
     return math.degrees(math.acos(max(-1.0, min(1.0, -z))))
 
