@@ -4,7 +4,8 @@
     python hardware/build.py --check   # build into a temporary directory and compare
 
 Sources: pinmap.yaml, bom.yaml, geometry.py, schematics.py, harness.py, perfboard.py and
-cad/*.scad. Generated: BOM.md, the tables in IR.md, harness/*.yml and everything in gen/.
+cad/*.scad. Generated: BOM.md, the tables in IR.md and README.md, harness/*.yml and
+everything in gen/.
 Needs schemdraw and wireviz (pip, the project's test extra), and Graphviz, OpenSCAD and
 Xvfb (Debian: apt-get install graphviz openscad xvfb xauth).
 
@@ -47,6 +48,46 @@ def write(path, text):
     path.write_text(text)
 
 
+def _pins(pins):
+    return ", ".join(f"GP{p['gp']}" for p in pins), ", ".join(str(p["pin"]) for p in pins)
+
+
+def pin_tables(pinmap):
+    """README.md's pin tables: the hub, the Pi, and every connector's pins."""
+    hub, pi = pinmap["hub"], pinmap["pi"]
+    rx = [hub["receivers"][s] for s in sorted(hub["receivers"])]
+    rows = [("receivers, seats 1–8 (one register read)",
+             f"GP{rx[0]['gp']}–GP{rx[-1]['gp']} (board pins {_pins(rx)[1]})")]
+    for signal, pins in (("carrier 38 kHz → 74HC238 G1", [hub["carrier"]]),
+                         ("seat address → 74HC238 A0, A1, A2", hub["address"].values()),
+                         ("lock LEDs → 74HC595 data, clock, latch", hub["lock"].values()),
+                         ("tilts, reeds ← 2 × 74HC165 load, clock, data",
+                          hub["inputs"].values())):
+        pins = list(pins)
+        gps, board = _pins(pins)
+        rows.append((signal, f"{gps} (board pin{'s' if len(pins) > 1 else ''} {board})"))
+    power = hub["power"]
+    rows.append(("power", f"VBUS (pin {power['vbus']}) +5 V from the Pi's USB, 3V3(OUT) "
+                          f"(pin {power['3v3_out']}), GND (pins "
+                          f"{', '.join(map(str, power['ground']))})"))
+    lines = ["| board | signal | pins |", "|---|---|---|"]
+    lines += [f"| hub Pico | {signal} | {pins} |" for signal, pins in rows]
+    for role, what in (("standees", "standee switches, seats 1–8"),
+                       ("tilts", "gun tilts, seats 1–8")):
+        seats = [pi[role][s] for s in sorted(pi[role])]
+        lines.append(f"| Pi | {what} | GPIO {', '.join(str(p['bcm']) for p in seats)} "
+                     f"(header {', '.join(str(p['header']) for p in seats)}) |")
+    cat, pod = pinmap["cat5e"], pinmap["pod"]
+    cable = ["| Cat5e pin | T568B colour | signal |", "|---:|---|---|"]
+    cable += [f"| {p} | {cat[p]['colour']} | {cat[p]['signal']} |" for p in sorted(cat)]
+    gun = pod["gun_6p6c"]
+    cable += ["", "| 6P6C pin (gun cord) | signal |", "|---:|---|"]
+    cable += [f"| {p} | {gun[p]} |" for p in sorted(gun)]
+    cable += ["", "| 3.5 mm contact (badge cord) | signal |", "|---|---|"]
+    cable += [f"| {c} | {n or 'not connected'} |" for c, n in pod["badge_trs"].items()]
+    return {"pins": "\n".join(lines), "cables": "\n".join(cable)}
+
+
 def build_text(out):
     """Everything made by this project's own Python: schematics, tables, BOM, pin views."""
     pinmap = load("pinmap.yaml")
@@ -57,6 +98,8 @@ def build_text(out):
     write(out / "gen" / "pin-views.svg", harness.pin_views(pinmap))
     write(out / "BOM.md", bom.markdown(load("bom.yaml")))
     write(out / "IR.md", geometry.fill((HERE / "IR.md").read_text(), geometry.tables()))
+    write(out / "README.md", geometry.fill((HERE / "README.md").read_text(),
+                                           pin_tables(pinmap), "pinmap"))
     for name, h in harness.harnesses(pinmap).items():
         write(out / "harness" / f"{name}.yml", harness.harness_yaml(h))
 
@@ -108,7 +151,7 @@ def build(out):
 
 def generated(root):
     """The generated files under `root`, relative to it."""
-    files = [Path("BOM.md"), Path("IR.md")]
+    files = [Path("BOM.md"), Path("IR.md"), Path("README.md")]
     files += [p.relative_to(root) for d in ("gen", "harness")
               for p in sorted((root / d).rglob("*")) if p.is_file()]
     return files

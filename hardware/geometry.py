@@ -326,16 +326,16 @@ def tables():
     return out
 
 
-def fill(text, blocks):
-    """Replace each `<!-- BEGIN geometry:NAME -->...<!-- END geometry:NAME -->` block."""
+def fill(text, blocks, source="geometry"):
+    """Replace each `<!-- BEGIN SOURCE:NAME -->...<!-- END SOURCE:NAME -->` block."""
     for name, body in blocks.items():
-        begin, end = f"<!-- BEGIN geometry:{name} -->", f"<!-- END geometry:{name} -->"
+        begin, end = f"<!-- BEGIN {source}:{name} -->", f"<!-- END {source}:{name} -->"
         head, found, rest = text.partition(begin)
         if not found:
-            raise KeyError(f"IR.md has no block {name}")
+            raise KeyError(f"no block {source}:{name}")
         _, found, tail = rest.partition(end)
         if not found:
-            raise KeyError(f"IR.md block {name} is not closed")
+            raise KeyError(f"block {source}:{name} is not closed")
         text = f"{head}{begin}\n{body}\n{end}{tail}"
     return text
 
