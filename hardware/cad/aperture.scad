@@ -1,0 +1,3 @@
+// The receiver's aperture tube: cut-off half-angle atan(5 / 28.5) = 10 deg.
+include <common.scad>
+aperture_tube();

@@ -1,0 +1,26 @@
+// Glued into the foam gun along the barrel: aperture at the muzzle, tilt switch pocket
+// tilted so the switch stands upright at a gun pitch of +10 deg, lock LED at the back
+// facing the holder, cord clamp at the grip.
+include <common.scad>
+length = 90; width = 14; base = 3;
+difference() {
+    union() {
+        translate([-width / 2, -length, 0]) cube([width, length, base]);
+        // tilt switch boss
+        translate([0, -40, base]) cylinder(d = tilt_d + 2 * wall, h = 10);
+        // lock LED post at the back
+        translate([-5, -length, 0]) cube([10, 6, 14]);
+        // cord clamp
+        translate([-width / 2, -70, 0]) cube([width, 6, 9]);
+    }
+    // tilt switch pocket, leads down, tilted by the mount angle about the gun's y axis
+    translate([0, -40, base + 10]) rotate([tilt_mount, 0, 0])
+        cylinder(d = tilt_d, h = 2 * tilt_l, center = true);
+    // lock LED hole (3 mm) facing back
+    translate([0, -length - 1, 9]) rotate([-90, 0, 0]) cylinder(d = 3.2, h = 8);
+    // cord channel through the clamp (6-wire coiled cord, about 4 mm)
+    translate([0, -71, 4.5]) rotate([-90, 0, 0]) cylinder(d = 4.2, h = 8);
+    // wire pass for the receiver's leads
+    translate([-2, -12, -1]) cube([4, 10, base + 2]);
+}
+translate([0, 0, (tsop[2] + 2 * wall) / 2]) aperture_tube();

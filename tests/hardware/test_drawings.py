@@ -1,0 +1,112 @@
+"""The schematics, cable drawings and perfboard agree with the pin map and the spec."""
+
+import collections
+
+import harness
+import perfboard
+import pytest
+import schematics
+import yaml
+from hardware_dir import HARDWARE
+
+PINMAP = yaml.safe_load((HARDWARE / "pinmap.yaml").read_text())
+GEN = HARDWARE / "gen"
+
+# the hub's pins as fixed by the v2 sensor design
+SPEC_HUB = {"receivers": {s: s - 1 for s in range(1, 9)}, "carrier": 8,
+            "address": {"A0": 9, "A1": 10, "A2": 11},
+            "lock": {"data": 12, "clock": 13, "latch": 14},
+            "inputs": {"load": 15, "clock": 16, "data": 17}, "led": 25}
+SPEC_CAT5E = {1: "+5V", 2: "GND", 3: "BADGE_K", 4: "RX", 5: "TILT", 6: "LOCK", 7: "REED",
+              8: "GND"}
+T568B = {1: "white-orange", 2: "orange", 3: "white-green", 4: "blue", 5: "white-blue",
+         6: "green", 7: "white-brown", 8: "brown"}
+
+
+def hub_gps():
+    hub = PINMAP["hub"]
+    return ([hub["receivers"][s]["gp"] for s in range(1, 9)] + [hub["carrier"]["gp"]]
+            + [p["gp"] for g in ("address", "lock", "inputs") for p in hub[g].values()])
+
+
+def test_the_pin_map_is_the_spec():
+    hub = PINMAP["hub"]
+    assert {s: p["gp"] for s, p in hub["receivers"].items()} == SPEC_HUB["receivers"]
+    assert hub["carrier"]["gp"] == SPEC_HUB["carrier"]
+    for group in ("address", "lock", "inputs"):
+        assert {k: p["gp"] for k, p in hub[group].items()} == SPEC_HUB[group], group
+    assert hub["led"]["gp"] == SPEC_HUB["led"]
+    cat = PINMAP["cat5e"]
+    assert {p: cat[p]["signal"] for p in cat} == SPEC_CAT5E
+    assert {p: cat[p]["colour"] for p in cat} == T568B
+
+
+def test_every_hub_gp_appears_in_the_hub_schematic():
+    svg = (GEN / "schematic-hub.svg").read_text()
+    for gp in hub_gps():
+        assert f">GP{gp}<" in svg, gp
+
+
+def test_every_schematic_net_joins_at_least_two_pins():
+    for name, sheet in schematics.sheets(PINMAP).items():
+        for net, pins in sheet.nets().items():
+            assert len(pins) >= 2, (name, net, pins)
+
+
+def test_each_hub_jack_carries_its_seats_signals():
+    nets = schematics.hub(PINMAP).nets()
+    for seat in range(1, 9):
+        for pin, signal in SPEC_CAT5E.items():
+            net = "GND" if signal == "GND" else (
+                f"+5V_{seat}" if signal == "+5V" else f"{signal}{seat}")
+            assert f"J{seat}.{pin}" in nets[net], (seat, pin, signal)
+        # the receiver of seat s reaches GP(s-1) through the buffer
+        assert f"U1.{PINMAP['hub']['receivers'][seat]['pin']}" in nets[f"RXB{seat}"]
+
+
+def test_pod_and_cords_carry_only_cat5e_signals():
+    signals = set(SPEC_CAT5E.values())
+    pod = PINMAP["pod"]
+    assert set(pod["gun_6p6c"].values()) == signals - {"BADGE_K", "REED"}
+    assert pod["badge_trs"]["tip"] == "+5V"  # deepest contact: no plug going in shorts it
+    assert pod["badge_trs"]["sleeve"] == "BADGE_K"
+    assert set(pod["reed"]) == {"REED", "GND"}
+
+
+def test_every_cat5e_pin_and_colour_is_in_the_cable_drawing():
+    svg = (GEN / "seat-cable.svg").read_text()
+    for pin, signal in SPEC_CAT5E.items():
+        code = harness.T568B[pin - 1]
+        assert harness.colour_name(code) == T568B[pin]
+        for end in ("HUB", "POD"):
+            assert f"{end}:{pin}:{signal}" in svg, (end, pin)
+        assert f"{pin}:{code}" in svg, (pin, code)
+
+
+@pytest.mark.parametrize("cord", ["gun-cord", "badge-cord"])
+def test_the_cords_drawings_name_the_pod_jacks_signals(cord):
+    svg = (GEN / f"{cord}.svg").read_text()
+    pod = PINMAP["pod"]["gun_6p6c" if cord == "gun-cord" else "badge_trs"]
+    for signal in filter(None, pod.values()):
+        assert signal in svg, signal
+
+
+def test_the_pin_views_show_every_jack_pin():
+    svg = (GEN / "pin-views.svg").read_text()
+    for signal in SPEC_CAT5E.values():
+        assert f">{signal}<" in svg
+    assert "1 OUT" in svg and "2 GND" in svg and "3 VS" in svg  # TSOP38238
+
+
+def test_perfboard_parts_fit_and_match_the_hub_schematic():
+    used = collections.Counter(h for part in perfboard.PARTS for h in perfboard.holes(part))
+    assert all(n == 1 for n in used.values()), "two parts share a hole"
+    assert all(0 <= c < perfboard.COLS and 0 <= r < perfboard.ROWS for c, r in used)
+    sheet = schematics.hub(PINMAP)
+    pins = {ref: len(left) + len(right) for ref, _, left, right, _ in sheet.chips}
+    board = {part[0]: part[4] for part in perfboard.PARTS}
+    for ref in [r for r in pins if r[0] in "UJ" or r.startswith("RN")]:
+        assert ref in board, ref
+    for ref in ("U2", "U3", "U4", "U5", "U6", "U7"):
+        assert board[ref] >= pins[ref], ref  # every drawn pin has a hole
+    assert board["U1"] == 40
