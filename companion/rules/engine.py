@@ -1,4 +1,4 @@
-"""`apply` and `legal_actions`: the turn's steps in order (R3), and the optional windows.
+"""`apply` and `legal_actions`, read from the phase table (`phases.TABLE`, R3).
 
 After every action the state is *settled*: it moves on by itself through every step
 where nobody can act, and rests where someone must (a choice, an aim, a share) or
@@ -10,21 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules import phases
+from companion.rules import phases, turn
 from companion.rules.actions import Action
 from companion.rules.errors import RuleError
 from companion.rules.phases import PHASE, describe
 from companion.rules.state import GameState
 from companion.rules.steps import player_named
 
-# The words for where the game rests. (Until the referee's views read `phases.waiting`:
-# under this name it is still what they show.)
+# The words for where the game rests, under the name the referee's views still import.
+# Not `companion.rules.waiting_for` (the players waited for): views, use `phases.describe`.
 waiting_for = describe
 
 
 def start_round(s: GameState) -> None:
     """The next round begins, settled at its first decision (R2)."""
-    phases.begin_round(s)
+    turn.begin_round(s)
     settle(s)
 
 

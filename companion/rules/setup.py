@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.rules import rng
 from companion.rules.cards import PILE_SIZE, ROUNDS, official_deck
-from companion.rules.state import GameState, Player
+from companion.rules.state import LOOT, GameState, Player
 
 VARIANTS: dict[str, tuple[str, ...]] = {"unclaimed_loot": ("carry_over", "discard")}
 DEFAULT_VARIANT = {"unclaimed_loot": "carry_over"}
@@ -75,7 +75,7 @@ def new_game(setup: Setup) -> GameState:
     s.godfather = next(p.seat for p in s.clockwise_from(first) if p.alive)
     s.round = setup.start_round - 1
     s.table, s.token, s.out, s.winners, s.events = [], False, [], [], []
-    s.phase = "loot"
+    s.phase = LOOT
     s.done, s.used = frozenset(), frozenset()
     s.ordered = s.turn = s.forbidden = s.junk_card = s.new_godfather = None
     start_round(s)

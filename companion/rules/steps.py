@@ -197,7 +197,7 @@ def orderable(s: GameState) -> list[Player]:
     return [p for p in s.living() if p.seat != s.godfather and new_targets(s, p)]
 
 
-def may_order(s: GameState) -> bool:
+def can_order(s: GameState) -> bool:
     """Someone may be ordered: `orderable(s)` is not empty (R5), found without listing."""
     living = [p for p in s.players if p.alive]
     return any(p.seat != s.godfather

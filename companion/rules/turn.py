@@ -1,0 +1,257 @@
+"""What each step of the turn asks, as the functions `phases.TABLE` names (R3).
+
+For every step: who must act now (`*ing`), who may use an optional window (a power's
+holder, or None while it is closed), the legal actions of both, and the transitions to the
+next step and the next round. Nothing here compares phase names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from companion.rules import effects, split, steps
+from companion.rules.actions import Action
+from companion.rules.cards import BULLETS, KINDS, LOOT_KIND, ROUNDS
+from companion.rules.powers import CUNNING, HUSTLER, JUNK_DEALER, KID, SMART
+from companion.rules.scoring import finish
+from companion.rules.state import LOOT, SPLIT, GameState, Player
+
+# -- listing actions -----------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8192)
+def act(type_: str, player: str, key: str, value: Any, key2: str = "", value2: Any = None,
+        ) -> Action:
+    """Actions are immutable values: the same few are built once, not at every call."""
+    fields = {key: value, key2: value2} if key2 else {key: value}
+    return Action(type_, player, **fields)
+
+
+@lru_cache(maxsize=1024)
+def aims(player: str, living: tuple[str, ...]) -> tuple[Action, ...]:
+    """A player's aims: too slow, or at any other living player (R4, R8)."""
+    return tuple(act("aim", player, "target", t) for t in (None, *living) if t != player)
+
+
+def nothing(_s: GameState) -> list[Action]:
+    return []
+
+
+def nobody(_s: GameState) -> list[Player]:
+    return []
+
+
+def mark_done(name: str) -> Callable[[GameState], None]:
+    def close(s: GameState) -> None:
+        s.done |= {name}
+    return close
+
+
+def goto(name: str) -> Callable[[GameState], None]:
+    def then(s: GameState) -> None:
+        s.phase = name
+    return then
+
+
+# -- loot (R2) and the Hustler (R23) -------------------------------------------------------
+
+
+def dealer(s: GameState) -> list[Player]:
+    return [] if s.dealt else [s.players[s.godfather]]
+
+
+def may_hustle(s: GameState) -> Player | None:
+    h = s.holder(HUSTLER)
+    if h is None or not s.dealt or "hustle" in s.done or not steps.hustle_victims(s, h):
+        return None
+    return h
+
+
+def hustles(s: GameState, h: Player) -> list[Action]:
+    out = [act("hustle", h.name, "victim", None)]
+    for v in steps.hustle_victims(s, h):
+        gives: list[str | None] = [None] if s.physical else list(steps.hustle_gives(h, v))
+        out += [act("hustle", h.name, "victim", v.name, "give", g) for g in gives]
+    return out
+
+
+# -- choose (R1) ---------------------------------------------------------------------------
+
+
+def chooses(s: GameState) -> list[Action]:
+    out: list[Action] = []
+    for p in steps.choosers(s):
+        cards = [None] if s.physical else [c for c in BULLETS if steps.hand_count(p, c)]
+        out += [act("choose", p.name, "card", c) for c in cards]
+    return out
+
+
+# -- hold-up (R4, R25) and the Cunning (R17) -----------------------------------------------
+
+
+def aiming(s: GameState) -> list[Player]:
+    """Who may aim now: everyone who has not, the Kid only once alone (R25)."""
+    left = [p for p in s.players if p.alive and not p.aimed]
+    if len(left) > 1 and KID in s.powers:
+        return [p for p in left if p.power != KID]
+    return left
+
+
+def holdup_aims(s: GameState) -> list[Action]:
+    names = tuple(p.name for p in s.players if p.alive)
+    out: list[Action] = []
+    for p in aiming(s):
+        out += aims(p.name, names)
+    return out
+
+
+def may_swap(s: GameState) -> Player | None:
+    if "swap" in s.done or not steps.can_swap(s) or any(p.alive and not p.aimed
+                                                         for p in s.players):
+        return None
+    return s.holder(CUNNING)
+
+
+def swaps(s: GameState, c: Player) -> list[Action]:
+    return [act("swap", c.name, "card", k) for k in steps.swap_options(s, c)]
+
+
+# -- the Godfather's privilege (R5) --------------------------------------------------------
+
+
+def reaiming(s: GameState) -> list[Player]:
+    return [] if s.ordered is None else [s.players[s.ordered]]
+
+
+def reaims(s: GameState) -> list[Action]:
+    return [act("aim", p.name, "target", t.name)
+            for p in reaiming(s) for t in steps.new_targets(s, p)]
+
+
+def may_order(s: GameState) -> Player | None:
+    if s.ordered is not None or "privilege" in s.done or not steps.can_order(s):
+        return None
+    return s.players[s.godfather]
+
+
+def orders(s: GameState, g: Player) -> list[Action]:
+    return [act("privilege", g.name, "order", None)] + [
+        act("privilege", g.name, "order", o.name) for o in steps.orderable(s)]
+
+
+# -- courage (R6) and the Smart (R28) ------------------------------------------------------
+
+
+def deciding(s: GameState) -> list[Player]:
+    return [p for p in s.players if p.alive and p.down is None]
+
+
+def courages(s: GameState) -> list[Action]:
+    out: list[Action] = []
+    for p in deciding(s):
+        out += (act("courage", p.name, "down", False), act("courage", p.name, "down", True))
+    return out
+
+
+def may_smart(s: GameState) -> Player | None:
+    if "smart" in s.done or not steps.can_smart(s) or any(p.alive and p.down is None
+                                                           for p in s.players):
+        return None
+    return s.holder(SMART)
+
+
+def smarts(s: GameState, m: Player) -> list[Action]:
+    return [act("smart", m.name, "discard", k) for k in steps.smart_options(s, m)]
+
+
+# -- card reveals (physical cards, R7), then the card effects ------------------------------
+
+
+def revealing(s: GameState) -> list[Player]:
+    return [p for p in s.players if steps.must_reveal(s, p)]
+
+
+def reveals(s: GameState) -> list[Action]:
+    return [act("reveal", p.name, "card", c) for p in revealing(s) for c in BULLETS]
+
+
+def resolve_cards(s: GameState) -> None:
+    if effects.resolve(s):
+        s.phase = SPLIT
+        split.start(s)
+
+
+# -- the split (R10 to R14), the Dictator (R19), the Junk Dealer (R24) ---------------------
+
+
+def taking(s: GameState) -> list[Player]:
+    """Whose turn it is, while the split goes on (after the Junk Dealer's window)."""
+    if s.turn is None or s.junk_card is not None or split.over(s):
+        return []
+    return [s.players[s.turn]]
+
+
+def takes(s: GameState) -> list[Action]:
+    return [act("take", p.name, "loot", x) for p in taking(s)
+            for x in split.take_options(s, p)]
+
+
+def forbids(s: GameState, d: Player) -> list[Action]:
+    assert s.turn is not None  # (may_forbid: someone's turn)
+    t = s.players[s.turn].name
+    return [act("forbid", d.name, "target", t, "kind", k) for k in KINDS]
+
+
+def may_junk(s: GameState) -> Player | None:
+    return None if s.junk_card is None else s.players[s.powers[JUNK_DEALER]]
+
+
+def junks(s: GameState, jd: Player) -> list[Action]:
+    if s.physical_loot:
+        return [act("junk", jd.name, "got", c) for c in LOOT_KIND]
+    return [act("junk", jd.name, "pile", None)] + [
+        act("junk", jd.name, "pile", r) for r in split.later_piles(s)]
+
+
+def drop_junk(s: GameState) -> None:
+    s.junk_card = None
+
+
+# -- rounds (R2, R11, R12) -----------------------------------------------------------------
+
+
+def begin_round(s: GameState) -> None:
+    """Turn up the next pile and reset the turn; the caller settles."""
+    s.round += 1
+    if s.piles:
+        s.table += s.piles.pop(0)
+    s.token = True
+    for p in s.players:
+        p.reset_turn()
+    s.done = s.used = frozenset()
+    s.ordered = s.turn = s.forbidden = s.junk_card = s.new_godfather = None
+    s.phase = LOOT
+    s.event("round", godfather=s.players[s.godfather].name, loot=s.table[:])
+    if len(s.living()) <= 1:  # R9, for a game begun from such a position
+        finish(s)
+
+
+def end_round(s: GameState) -> None:
+    """After the split: the leftovers, then the next round or the end (R11, R12)."""
+    if s.table:  # R11
+        last = s.round == ROUNDS
+        carried = s.variant["unclaimed_loot"] == "carry_over" and not last
+        s.event("unclaimed", loot=s.table[:], carried=carried)
+        if not carried:
+            s.out += s.table
+            s.table = []
+    if s.round == ROUNDS:  # R12: no next round, the desk stays where it was
+        finish(s)
+        return
+    if s.new_godfather is not None:  # R12
+        s.godfather = s.new_godfather
+    elif not s.players[s.godfather].alive:
+        s.godfather = next(p.seat for p in s.clockwise_from(s.godfather) if p.alive)
+    begin_round(s)
