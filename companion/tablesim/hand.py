@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 LOWERED_EL = -60.0  # a gun let down toward the lap
 TILT_EL = -30.0  # the tilt sensor trips below this elevation
@@ -117,6 +117,16 @@ class Pointing:
         """Start `move` at its t0, dropping whatever was planned after."""
         self.moves = [m for m in self.moves if m.t0 < move.t0] + [move]
         self._i = 0
+
+    def correct(self, move: Move) -> None:
+        """Insert a correction at its t0, keeping what was planned after: each later move
+        then starts from wherever the corrected hand is."""
+        later = [m for m in self.moves if m.t0 >= move.t0]
+        self.add(move)
+        for m in later:
+            az0, el0 = self.base(m.t0)
+            self.moves.append(replace(m, az0=az0, el0=el0))
+            self._i = 0
 
     def at(self, t: float) -> tuple[float, float]:
         az, el = self._move(t).at(t)

@@ -43,7 +43,8 @@ class TableModel:
                                                + self.optics.penumbra_deg))
         self._ambient = 1 - (1 - self.optics.ambient) ** len(self.seats)
         self._hands = {s: Pointing(self.hand, rng, (0.0, LOWERED_EL)) for s in self.seats}
-        self._aims: dict[int, list] = {}  # gun -> [target, settled_at, not_steady_since]
+        # gun -> planned aims [start, target or None, settled_at, not_steady_since]
+        self._aims: dict[int, list[list]] = {s: [] for s in self.seats}
         self._last: dict[int, int] = {}
         self.now = 0.0
 
@@ -95,7 +96,8 @@ class TableModel:
         t = self.now if at_ms is None else at_ms
         pointing = self._hands[gun]
         az0, el0 = pointing.base(t)
-        self._aims.pop(gun, None)
+        aims = self._aims[gun] = [a for a in self._aims[gun] if a[0] < t]
+        aims.append([t, None, t, None])
         if kind in ("hold", "swing", "between"):
             aim = self.bearing(gun, target)
             if kind == "between":
@@ -107,7 +109,7 @@ class TableModel:
             pointing.aim_shakes(self.rng)
             pointing.add(Move(t, end, az0, el0, az1, el1))
             if kind != "between":
-                self._aims[gun] = [target, end, None]
+                aims[-1][1:3] = target, end
                 self._last[gun] = target
             return end
         if kind == "sweep":
@@ -149,24 +151,26 @@ class TableModel:
     def feedback(self, gun: int, lock_state: int) -> None:
         """The lock LED gun's holder sees now (0 off, 1 steady, 2 blink). With feedback on,
         a holder whose lock is not steady for a reaction time corrects onto the target."""
-        aim = self._aims.get(gun)
-        if not self.with_feedback or aim is None:
+        if not self.with_feedback:
             return
-        target, settled, since = aim
         now = self.now
-        if now < settled:
+        aim = None
+        for planned in self._aims[gun]:
+            if planned[0] <= now:
+                aim = planned
+        if aim is None or aim[1] is None or now < aim[2]:
             return
         if lock_state == 1:
-            aim[2] = None
+            aim[3] = None
             return
-        if since is None:
-            aim[2] = now
+        if aim[3] is None:
+            aim[3] = now
             return
-        if now - since < self.hand.reaction_ms:
+        if now - aim[3] < self.hand.reaction_ms:
             return
         pointing = self._hands[gun]
-        az_t, el_t = self.bearing(gun, target)
+        az_t, el_t = self.bearing(gun, aim[1])
         daz, delv = self.hand.draw_offset(self.rng, self.hand.closed_loop_deg)
         end = now + self.hand.correct_ms
-        pointing.add(Move(now, end, *pointing.base(now), az_t + daz, el_t + delv))
-        aim[1], aim[2] = end, None
+        pointing.correct(Move(now, end, *pointing.base(now), az_t + daz, el_t + delv))
+        aim[2], aim[3] = end, None

@@ -25,3 +25,14 @@ def test_quick_bench_meets_the_targets(tmp_path):
             == ("round", 1.2, 8, 3.0)]
     assert len(main) == 2 and all(r["correct"] >= 0.995 and r["held"] >= 400 for r in main)
     assert svg.read_text().count('<g class="case">') == len(results)
+
+
+def test_bench_is_the_same_for_a_seed_whatever_the_workers(tmp_path):
+    outs = []
+    for workers in (1, 2):
+        out = tmp_path / f"aim{workers}.json"
+        subprocess.run([sys.executable, str(ROOT / "bench" / "aim_accuracy.py"), "--quick",
+                        "--trials", "3", "--seed", "7", "--workers", str(workers),
+                        "--json", str(out)], check=True, capture_output=True, timeout=110)
+        outs.append(json.loads(out.read_text()))
+    assert outs[0] == outs[1]

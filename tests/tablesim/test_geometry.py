@@ -51,3 +51,16 @@ def test_seating_in_line_is_refused_with_a_seating_that_works():
 @pytest.mark.parametrize("size", [0.9, 1.2, 1.6])
 def test_round_tables_need_no_advice(size, seats):
     assert seating_check("round", size, seats) == []
+
+
+@pytest.mark.parametrize("seats", [4, 6, 8])
+@pytest.mark.parametrize("size", [0.9, 1.2, 1.6])
+def test_worn_targets_never_line_up_from_a_gun(size, seats):
+    """Unlike standees near the centre, two players are at least 180/N degrees apart
+    from any gun (more, as the gun is held in front of the chest)."""
+    table = make_table("round", size, seats)
+    for p in table.places:
+        for a in table.places:
+            for b in table.places:
+                if len({p.seat, a.seat, b.seat}) == 3:
+                    assert angle_at(p.gun, a.badge, b.badge) >= 180 / seats - 1e-9

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import time
@@ -68,16 +69,11 @@ def test_a_lowered_gun_trips_its_tilt_and_sees_nobody():
     assert not any(mask & 2 for t, seat, mask in slots if t > 1500 and seat)
 
 
-@pytest.mark.parametrize("feedback", [False, True])
-def test_lock_feedback_steers_a_bad_aim_onto_the_target(feedback):
-    hand = Hand(offset_deg=12.0, offset_law="fixed")
-    model = TableModel(make_table("round", 1.2, 8), random.Random(5), hand=hand,
-                       feedback=feedback)
-    gun, target = 1, 5
-    model.intent(gun, "hold", target, at_ms=0)
+def steer(model: TableModel, gun: int, stop: float) -> list[int]:
+    """Play rounds from 0 to stop, showing the gun's lock to its hand; its looks."""
     looks: list[int] = []
     t = 0.0
-    while t < 3000:
+    while t < stop:
         look = 0
         for k, seat in enumerate([0, *model.seats]):
             if model.detect(t + k * SLOT_MS, seat) & 1:
@@ -88,6 +84,17 @@ def test_lock_feedback_steers_a_bad_aim_onto_the_target(feedback):
             seen |= mask
         model.feedback(gun, 0 if not seen else 1 if not seen & (seen - 1) else 2)
         t += 18
+    return looks
+
+
+@pytest.mark.parametrize("feedback", [False, True])
+def test_lock_feedback_steers_a_bad_aim_onto_the_target(feedback):
+    hand = Hand(offset_deg=12.0, offset_law="fixed")
+    model = TableModel(make_table("round", 1.2, 8), random.Random(5), hand=hand,
+                       feedback=feedback)
+    gun, target = 1, 5
+    model.intent(gun, "hold", target, at_ms=0)
+    looks = steer(model, gun, 3000)
     az, el = model.pointing(gun, 3000)
     taz, tel = model.bearing(gun, target)
     error = ((az - taz) ** 2 + (el - tel) ** 2) ** 0.5
@@ -120,3 +127,15 @@ def test_a_round_of_8_guns_costs_well_under_a_millisecond():
             model.detect(r * 18 + k * SLOT_MS, seat)
         costs.append(time.perf_counter() - start)
     assert statistics.median(costs) < 0.001
+
+
+def test_a_correction_keeps_the_swing_planned_after_it():
+    hand = Hand(offset_deg=12.0, offset_law="fixed")
+    model = TableModel(make_table("round", 1.2, 8), random.Random(5), hand=hand, feedback=True)
+    model.intent(1, "hold", 5, at_ms=0)
+    model.intent(1, "swing", 4, at_ms=2500)
+    looks = steer(model, 1, 2500)
+    assert all(look == 1 << 4 for look in looks[-20:])  # corrected onto seat 5 first
+    az, el = model.pointing(1, 4000)  # then off to seat 4 as planned
+    (az4, el4), (az5, el5) = model.bearing(1, 4), model.bearing(1, 5)
+    assert math.hypot(az - az4, el - el4) < math.hypot(az - az5, el - el5)
