@@ -32,9 +32,9 @@ def bcm(pin):
 
 
 def test_pi_config_pins_are_those_of_the_pin_map():
+    """Switches wired straight to the Pi (optional since the hub reads the seat pods)."""
     gpio = config.load(PI_CONFIG).sensors.gpio
     for role, inputs in (("standees", gpio.standees), ("tilts", gpio.tilts)):
-        assert inputs, f"{PI_CONFIG.name} wires no {role}"
         for p in inputs:
             assert bcm(p.pin) == PINMAP["pi"][role][p.seat]["bcm"], (role, p.seat, p.pin)
             assert p.pull_up is True, (role, p.seat)  # the map wires switches to ground

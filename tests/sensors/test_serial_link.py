@@ -72,7 +72,7 @@ def test_seen_rounds_and_the_rounds_between_become_a_held_aim(rig):
     aim = rig.next_fact("aim")
     assert (aim.seat, aim.value) == (1, 3)
     assert aim.t_ms <= rig.scheduler.clock.now_ms()  # exact stamps: tests/sensors/test_looks.py
-    assert rig.link.looks.looks == 36
+    wait_for(lambda: rig.link.looks.looks == 36, what="every round read as a look")
 
 
 def test_bad_lines_are_counted_by_reason_and_the_link_carries_on(rig):
