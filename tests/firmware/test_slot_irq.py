@@ -1,7 +1,8 @@
 """The hub's slot interrupt (firmware/hub/hubhw.py) on the MicroPython unix port.
 
 The PIO clock's two edges per slot are raised one by one here, as the state machine
-would raise them; the stand-in registers play which receivers see the lit badge.
+would raise them, each with the heap locked as in a hard IRQ (so the handler is shown to
+allocate nothing); the stand-in registers play which receivers see the lit badge.
 """
 
 import json

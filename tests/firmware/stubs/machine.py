@@ -168,6 +168,9 @@ class PWM:
         self.duty = duty
 
 
+_NO_IR = {}  # (a constant: the slot IRQ reads registers with the heap locked)
+
+
 class _Registers:
     """`mem32`: the SIO's GPIO_IN (receivers, active low) and GPIO_OUT set/clear."""
 
@@ -178,7 +181,7 @@ class _Registers:
         if address != GPIO_IN:
             raise ValueError(f"machine stub: no register {address:x}")
         carrier = _pwms.get(_CARRIER)
-        table = _at(_ir, {})
+        table = _at(_ir, _NO_IR)
         if carrier is not None and carrier.duty:
             seen = table.get((self._out >> _ADDRESS & 7) + 1, 0)
         else:
