@@ -73,11 +73,15 @@ class Slots:
         pio = rp2.PIO(0)
         pio.irq(self._edge, trigger=rp2.PIO.IRQ_SM0 | rp2.PIO.IRQ_SM1, hard=True)
 
-    def play(self, schedule, slot_us):
-        """(Re)start the slots: `schedule` = seats of a round, 0 (dark) first."""
+    def stop(self):
+        """Stop the slots and the carrier (at the REPL, or before new slots)."""
         if self._sm is not None:
             self._sm.active(0)
         self._carrier.duty_u16(0)
+
+    def play(self, schedule, slot_us):
+        """(Re)start the slots: `schedule` = seats of a round, 0 (dark) first."""
+        self.stop()
         self._sched = bytearray(schedule)
         self._k = 0
         self._slot_us = slot_us

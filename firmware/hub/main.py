@@ -58,7 +58,7 @@ def main():
         hub.inputs(now_ms, tilts, posts)
         panel.show(hub.lock_mask(now_ms // BLINK_MS % 2 == 0))
 
-    board.run(hub, step, config)
+    board.run(hub, step, config, slots.stop)
 
 
 main()

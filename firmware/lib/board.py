@@ -104,13 +104,14 @@ class Link:
         return any(entry[1] & event for entry in poller.poll(0))  # (stream, events, ...)
 
 
-def run(board, step, config):
+def run(board, step, config, stop):
     """The main loop: `step(now_ms)` reads the hardware, then commands, heartbeat, output.
 
     The watchdog resets the board if the loop stops for `wdt_ms`. It cannot be stopped
-    once started, so after Ctrl-C (what `mpremote` sends to reach the REPL) a timer keeps
-    it fed and the board can be maintained; a soft reset ends the timer, and the watchdog
-    then restarts the board. Hence `mpremote resume` in firmware/README.md.
+    once started, so after Ctrl-C (what `mpremote` sends to reach the REPL) `stop()`
+    quiets the hardware and a timer keeps the watchdog fed, so the board can be
+    maintained; a soft reset ends the timer, and the watchdog then restarts the board.
+    Hence `mpremote resume` in firmware/README.md.
     """
     link = Link()
     wdt = None
@@ -129,6 +130,7 @@ def run(board, step, config):
             wdt.feed()
             machine.idle()
     except KeyboardInterrupt:
+        stop()
         if wdt is not None:
             period = config["wdt_ms"] // 2
             machine.Timer(mode=machine.Timer.PERIODIC, period=period, callback=lambda t: wdt.feed())

@@ -1,7 +1,8 @@
 """The hub's slot interrupt (firmware/hub/hubhw.py) on the MicroPython unix port.
 
 The PIO clock's two edges per slot are raised one by one here, as the state machine
-would raise them; the stand-in registers play which receivers see the lit badge.
+would raise them, each with the heap locked as in a hard IRQ (so the handler is shown to
+allocate nothing); the stand-in registers play which receivers see the lit badge.
 """
 
 import json
@@ -26,11 +27,11 @@ def test_slots_run_in_order_dark_slot_first_and_reach_the_hub_in_order(micropyth
 
 def test_a_main_loop_behind_loses_no_slot_until_the_ring_is_full(micropython):
     plan = [["slots", 200, 0], ["drain"], ["slots", 300, 0], ["drain"]]
-    [got] = micropython.ask(["slot_irq", CONFIG, SCHEDULE, IR, plan])
+    slow = CONFIG | {"slot_us": 1000000}  # (so that no hiccup of this host counts as late)
+    [got] = micropython.ask(["slot_irq", slow, SCHEDULE, IR, plan])
     first, second = got["drained"]
     assert [s for s, _ in first] == [SCHEDULE[k % 9] for k in range(200)]
-    assert len(second) == 255  # the ring's 255 kept, in order, the 45 others counted late
-    assert got["late"] - (300 - 255) in (0, 1)  # (and the first after a slow drain, maybe)
+    assert len(second) == 255 and got["late"] == 300 - 255  # 255 kept in order, 45 lost
     assert [s for s, _ in second] == [SCHEDULE[(200 + k) % 9] for k in range(255)]
 
 

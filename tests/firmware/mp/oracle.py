@@ -11,6 +11,7 @@ import time
 import aimrule
 import hubhw
 import machine
+import micropython
 import rp2
 from debounce import Debouncer
 from drive import drive_hub
@@ -53,8 +54,18 @@ class _Recorder:
         self.slots.append([seat, rx_mask])
 
 
+def _hard_irq(pio, flags):
+    """Raise PIO flags with the heap locked, as in a hard IRQ: any allocation fails."""
+    micropython.heap_lock()
+    try:
+        pio._raise(flags)
+    finally:
+        micropython.heap_unlock()
+
+
 def slot_irq(config, schedule, ir, plan):
-    """The slot IRQ of hubhw.Slots, its edges raised here one by one (no clock thread).
+    """The slot IRQ of hubhw.Slots, its edges raised here one by one (no clock thread),
+    with the heap locked as in a hard IRQ.
 
     `ir` is the world's {"seat": gun mask}; `plan` is a list of steps: ["slots", n, gap_us]
     (n slots, a slot start every gap_us), ["drain"]. Returns, per slot, [seat on the
@@ -76,10 +87,10 @@ def slot_irq(config, schedule, ir, plan):
             continue
         for _ in range(step[1]):
             due = time.ticks_add(time.ticks_us(), step[2])
-            pio._raise(rp2.PIO.IRQ_SM0)
+            _hard_irq(pio, rp2.PIO.IRQ_SM0)
             address = (machine.mem32._out >> 9 & 7) + 1
             duty = slots._carrier.duty
-            pio._raise(rp2.PIO.IRQ_SM1)
+            _hard_irq(pio, rp2.PIO.IRQ_SM1)
             played.append([address if duty else 0, duty, slots._carrier.duty])
             while time.ticks_diff(due, time.ticks_us()) > 0:
                 pass

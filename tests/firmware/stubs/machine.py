@@ -11,7 +11,8 @@ variable MACHINE_WORLD: a list of events, each at `"at_ms"` from start, of which
 - `"inputs": WORD`: the 16 inputs of the hub's two 74HC165s from then on, first
   register (tilts) in the high byte, shifted out on GP17 as GP15/GP16 load and clock;
 - `"stall_ms": D`: the main loop stops for D ms in `idle()`, as a blocked USB write
-  would stop it.
+  would stop it;
+- `"clock": "off"`: the stand-in PIO clock (stubs/rp2.py) plays no slots.
 
 Each byte latched into the hub's 74HC595 (the lock LEDs, GP12..GP14) is written on
 stderr as `machine stub: locks XX at T ms`.
@@ -38,6 +39,7 @@ _wdts = []
 _timers = []
 _pwms = {}
 _start = time.ticks_us()
+clock_thread = True  # whether rp2's stand-in slot clock runs
 
 GPIO_IN = 0xD0000004
 GPIO_OUT_SET = 0xD0000014
@@ -47,6 +49,7 @@ _LED_DATA, _LED_CLOCK, _LED_LATCH = 12, 13, 14
 
 
 def _load_world():
+    global clock_thread
     path = os.getenv("MACHINE_WORLD")
     if not path:
         return
@@ -60,6 +63,8 @@ def _load_world():
             _inputs.append((t, ev["inputs"]))
         elif "stall_ms" in ev:
             _stalls.append((t, ev["stall_ms"]))
+        elif "clock" in ev:
+            clock_thread = ev["clock"] != "off"
         elif t == 0:
             _levels[ev["pin"]] = ev["level"]  # the level from power on
         else:
@@ -163,6 +168,9 @@ class PWM:
         self.duty = duty
 
 
+_NO_IR = {}  # (a constant: the slot IRQ reads registers with the heap locked)
+
+
 class _Registers:
     """`mem32`: the SIO's GPIO_IN (receivers, active low) and GPIO_OUT set/clear."""
 
@@ -173,7 +181,7 @@ class _Registers:
         if address != GPIO_IN:
             raise ValueError(f"machine stub: no register {address:x}")
         carrier = _pwms.get(_CARRIER)
-        table = _at(_ir, {})
+        table = _at(_ir, _NO_IR)
         if carrier is not None and carrier.duty:
             seen = table.get((self._out >> _ADDRESS & 7) + 1, 0)
         else:

@@ -5,11 +5,13 @@ function with the instruction names in its globals). A `StateMachine` made activ
 that program cycle by cycle on paper (one cycle per µs at 1 MHz) to find when it raises
 its IRQ flags, then plays those flags on a thread of its own, each handed to the PIO's
 IRQ handler at once. The thread stands for the hardware: it goes on whatever the main
-loop does, as a hard interrupt would.
+loop does, as a hard interrupt would. A world with `"clock": "off"` runs no thread.
 """
 
 import _thread
 import time
+
+import machine
 
 _X, _Y, _OSR, _X_DEC, _Y_DEC = "x", "y", "osr", "x_dec", "y_dec"
 
@@ -125,6 +127,7 @@ class StateMachine:
         self.id = sm_id
         self._program = program
         self._word = None
+        self._stopped = True
         _running[sm_id] = _running.get(sm_id, 0) + 1
         self._generation = _running[sm_id]
 
@@ -132,15 +135,24 @@ class StateMachine:
         self._word = word
 
     def active(self, on=None):
-        if on:
+        if on and machine.clock_thread:
+            self._stopped = False
             _thread.start_new_thread(self._run, ())
         elif on is not None:
             _running[self.id] += 1  # the thread stops at its next edge
+            while not self._stopped:  # as the hardware does at once
+                time.sleep_ms(1)
 
     def _live(self):
         return _running[self.id] == self._generation
 
     def _run(self):
+        try:
+            self._play()
+        finally:
+            self._stopped = True
+
+    def _play(self):
         pio = _pios[self.id // 4]
         (start0, _), (end, _), (start1, _) = flag_times(self._program, self._word)
         burst_us, slot_us = end - start0, start1 - start0
