@@ -26,14 +26,16 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from companion.referee.timing import Timing, Track, aim_snapshot
+from companion.sensors.looks import seats_of
 from companion.tablesim import TableModel, make_table
 from companion.tablesim.hand import LOWERED_EL, Hand
 from companion.wire import aimrule
 
 SLOT_US = 2000
-HOLD_MS = 500
-LATE_MS = 700  # an aim begun by three + 700 ms is on time
-TOO_SLOW_MS = 1000  # and its hold must be complete by three + 1000 ms
+TIMING = Timing()  # the referee's defaults: hold 500 ms, too slow 1000 ms after "three"
+HOLD_MS = int(TIMING.hold_ms)
+TOO_SLOW_MS = TIMING.too_slow_ms
 START_MS = -1500.0  # the simulation starts this long before "three" (at t = 0)
 SIZES = (0.9, 1.2, 1.6)
 TABLES = ([("round", size, str(n)) for n in (4, 6, 8) for size in SIZES]
@@ -44,27 +46,20 @@ INTENTS = (("hold", 0.30), ("swing", 0.20), ("late swing", 0.10), ("sweep", 0.15
            ("between", 0.15), ("lower", 0.10))
 
 
-def count_aim(changes: list[tuple[str, int, float, float]], lowered_at: float | None):
-    """The referee's aim at "three" (t = 0) from a gun's changes (state, value, stamp,
-    emitted): a HELD aim begun by three + LATE_MS, not ended before three (nor by the gun
-    coming down) and complete by three + TOO_SLOW_MS, the latest begun; else "ambiguous"
-    if the gun was ambiguous in that span; else None (no aim: too slow)."""
-    best = None
-    ambiguous = False
-    for i, (state, value, start, emitted) in enumerate(changes):
-        end = changes[i + 1][2] if i + 1 < len(changes) else None
-        if lowered_at is not None and lowered_at > start:
-            end = lowered_at if end is None else min(end, lowered_at)
-        if end is not None and end <= 0:
-            continue
-        if state == aimrule.HELD and start <= LATE_MS and emitted <= TOO_SLOW_MS:
-            if best is None or start >= best[0]:
-                best = (start, value)
-        elif state == aimrule.AMBIGUOUS and start <= TOO_SLOW_MS:
-            ambiguous = True
-    if best is not None:
-        return best[1]
-    return "ambiguous" if ambiguous else None
+def count_aim(changes: list[tuple[str, object, float, float]], lowered_at: float | None,
+              gun: int, seats: tuple[int, ...]) -> int | str | None:
+    """The referee's aim at "three" (t = 0), by the referee's own rule
+    (`companion.referee.timing.aim_snapshot`), from a gun's aim-rule changes (state, value,
+    stamp, emitted) as the sensor bridge reports them: a seat, "ambiguous", or None."""
+    aim, raised = Track(), Track(True)
+    for state, value, start, _emitted in changes:
+        if state == aimrule.AMBIGUOUS:
+            value = seats_of(int(value))  # type: ignore[call-overload]
+        aim.add(start, value if state != aimrule.NONE else None)
+    if lowered_at is not None:
+        raised.add(lowered_at, False)
+    counted = aim_snapshot(aim, raised, 0.0, TIMING, set(seats) - {gun})
+    return "ambiguous" if isinstance(counted, tuple) else counted
 
 
 def _neighbours(model: TableModel, gun: int, rng: random.Random) -> tuple[int, int]:
@@ -154,7 +149,7 @@ def scene(model: TableModel, rng: random.Random, tally: Counter) -> None:
                 lowered[g] = t
     for g in seats:
         kind, expected = plans[g]
-        counted = count_aim(changes[g], lowered[g])
+        counted = count_aim(changes[g], lowered[g], g, seats)
         if kind in ("hold", "swing", "late swing"):
             outcome = ("correct" if counted == expected else "ambiguous" if counted == "ambiguous"
                        else "none" if counted is None else "wrong")

@@ -109,17 +109,23 @@ def aim_snapshot(aim: Track, raised: Track | None, three: float, timing: Timing,
     The sensors report an aim only once it has been held `hold_ms`, stamped when it began,
     so an aim counts if it began by three + too_slow - hold (held, then, by the too-slow
     limit) and was not dropped before "three"; the latest such aim wins (a player may
-    correct). A tuple: the gun saw two players, and the Godfather decides. None: too slow.
+    correct). Failing that, a gun that saw two players in that span is ambiguous (a tuple:
+    the Godfather decides); a clear aim held at "three" stands even if the gun wavered
+    after it. None: too slow.
     """
     decide = three + timing.too_slow_ms
-    best: tuple[float, Aim] | None = None
+    best: tuple[float, int] | None = None
+    seen_two: tuple[int, ...] | None = None
     for start, end, value in aim_intervals(aim, raised, decide):
         stop = decide if end is None else min(end, decide)
         counted = among(value, valid)
-        if (counted is not None and start <= decide - timing.hold_ms and stop > three
-                and (best is None or start >= best[0])):
+        if counted is None or stop <= three:
+            continue
+        if isinstance(counted, tuple):
+            seen_two = seen_two or counted
+        elif start <= decide - timing.hold_ms and (best is None or start >= best[0]):
             best = (start, counted)
-    return None if best is None else best[1]
+    return best[1] if best is not None else seen_two
 
 
 def new_aim(aim: Track, raised: Track | None, since: float, now: float, timing: Timing,

@@ -46,7 +46,8 @@ def gun(*changes: tuple[float, int | tuple[int, ...] | None],
     ([(-500, (2, 3))], (2, 3)),  # the gun saw two players: the Godfather decides
     ([(-500, (1, 3))], 3),  # ... unless only one of them can be a target
     ([(-900, (2, 3)), (200, 4)], 4),  # a clear aim after an ambiguous one counts
-    ([(-900, 4), (200, (2, 4))], (2, 4)),  # and a later ambiguous one must be decided
+    ([(-900, 4), (200, (2, 4))], 4),  # a clear aim at "three" stands if the gun wavers after
+    ([(-900, (2, 4)), (700, 3)], (2, 4)),  # a clear aim begun too late does not settle it
 ])
 def test_aim_snapshot(changes, expected):
     assert aim_snapshot(*gun(*changes), THREE, T, SEATS) == expected
