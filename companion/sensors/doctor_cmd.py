@@ -174,6 +174,11 @@ def report(config: Config, retained: dict[str, bytes], now_ms: float
         for kind, value in (("standee", posture), ("gun aim", aim), ("gun tilt", raised)):
             if value is None:
                 missing.append(f"seat {seat}: no {kind} reading")
+        if seat in hub_seats and posture and raised and (posture["posture"], raised["raised"]) \
+                == ("down", False):
+            notes.append(f"seat {seat}: standee down and gun lowered, as a seat cable that is "
+                         "out, reversed or damaged reads (its fuse open): at set-up, stand the "
+                         "standee, raise the gun and check the cable")
     if notes:
         lines += ["notes:", *(f"  - {n}" for n in notes)]
     return lines, missing

@@ -120,6 +120,14 @@ def test_doctor_reports_a_silent_hub_and_prints_the_ir_matrix(tmp_path, mosquitt
         assert rows[0].split()[:2] == ["1", "."] and rows[0].split()[2].endswith("%")
         assert rows[1].split()[1].endswith("%") and rows[1].split()[2] == "."
         subprocess.run([sys.executable, "-m", "companion.sensors.sim", "--config", str(path),
+                        "unplug", "2"], check=True, timeout=30)  # seat 2's cable comes out
+        obs.expect(topics.standee_posture(2), lambda p: json.loads(p)["posture"] == "down")
+        obs.expect(topics.gun_raised(2), lambda p: json.loads(p)["raised"] is False)
+        doctor = companion("doctor", "--config", str(path))
+        out, _ = doctor.communicate(timeout=30)
+        assert "seat 2: standee down and gun lowered, as a seat cable that is out" in out, out
+        assert "seat 1: standee down" not in out, out
+        subprocess.run([sys.executable, "-m", "companion.sensors.sim", "--config", str(path),
                         "hang"], check=True, timeout=30)
         obs.expect(topics.availability("hub"), lambda p: p == "offline", timeout=5)
         doctor = companion("doctor", "--config", str(path))
