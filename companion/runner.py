@@ -55,15 +55,16 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
     if host is not None or port is not None:
         dashboard = replace(dashboard, host=host or dashboard.host,
                             port=dashboard.port if port is None else port)
+    journal = Journal(Path(journal_path) if journal_path else referee.journal)
     bridge = build_bridge(config)
     try:
         bridge.start()
     except (RuntimeError, OSError):
         bridge.stop()
+        journal.close()
         raise
     sensors = config.sensors
     simulated = bool(sensors.sim.guns) or sensors.gpio.pin_factory == "mock"
-    journal = Journal(Path(journal_path) if journal_path else referee.journal)
     table = Table(config.table, referee, journal, SYSTEM_CLOCK,
                   simulator=bridge.sim if simulated else None)
     if referee.buzzer_pin is not None:
@@ -85,7 +86,7 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
                      daemon=True).start()
     server = DashboardServer(create_app(table, dashboard), dashboard).start()
     game = f"game {table.game.id} resumed" if table.game else "no game yet"
-    log.info("table %s: dashboard on http://%s:%d, PIN %s, %s, journal %s", config.table,
+    log.info("table %s: dashboard on http://%s:%s, PIN %s, %s, journal %s", config.table,
              server.host, server.port, table.pin, game, journal.path)
     return Running(table, bridge, server, bus, journal, stop, wake)
 

@@ -6,6 +6,8 @@ import hashlib
 import hmac
 import secrets
 
+PIN_DIGITS = 6  # a generated PIN: with 10 guesses a minute, months to find (api.PinGuard)
+
 
 class Access:
     """The table PIN (given or generated) and seat tokens derived from a kept secret.
@@ -16,7 +18,7 @@ class Access:
 
     def __init__(self, table: str, secret: bytes, pin: str | None) -> None:
         self.table, self._secret = table, secret
-        self.pin = pin or f"{secrets.randbelow(10**4):04d}"
+        self.pin = pin or f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
         self.game = 0  # the game in play, set by the table
 
     def seat_token(self, seat: int) -> str:

@@ -13,28 +13,36 @@ from flask import Blueprint, Response, jsonify, request, session
 from companion.referee.commands import Auth, CommandError
 from companion.referee.table import Table
 
-WRONG_PIN_LIMIT = 5  # wrong tries ...
-WRONG_PIN_WINDOW_S = 60.0  # ... in this long lock the address out for as long
+WRONG_PIN_LIMIT = 5  # wrong tries from one address ...
+WRONG_PIN_TABLE_LIMIT = 10  # ... or from all addresses together ...
+WRONG_PIN_WINDOW_S = 60.0  # ... in this long stop PIN tries (from it, or all) as long
 
 
 class PinGuard:
-    """Counts wrong PINs per address, so a guess-every-PIN run is slow and visible."""
+    """Counts wrong PINs per address and for the whole table, so guessing is slow whatever
+    the number of addresses: at most 10 guesses a minute, about 70 days for every 6-digit
+    PIN. A Godfather already logged in is never stopped: a session needs no PIN."""
 
     def __init__(self) -> None:
         self._wrong: dict[str, deque[float]] = defaultdict(deque)
+        self._all: deque[float] = deque()
         self._lock = threading.Lock()
 
     def check(self, table: Table, pin: str, who: str) -> None:
         now = time.monotonic()
         with self._lock:
-            tries = self._wrong[who]
-            while tries and now - tries[0] > WRONG_PIN_WINDOW_S:
-                tries.popleft()
-            if len(tries) >= WRONG_PIN_LIMIT:
+            for tries in (self._wrong[who], self._all):
+                while tries and now - tries[0] > WRONG_PIN_WINDOW_S:
+                    tries.popleft()
+            if len(self._wrong[who]) >= WRONG_PIN_LIMIT or len(self._all) >= \
+                    WRONG_PIN_TABLE_LIMIT:
                 raise CommandError(429, "too many wrong PINs: wait a minute")
             if not table.check_pin(pin):
-                tries.append(now)
+                self._wrong[who].append(now)
+                self._all.append(now)
                 raise CommandError(401, "wrong table PIN")
+            if not self._wrong[who]:
+                del self._wrong[who]
 
 
 def api_blueprint(table: Table) -> Blueprint:
@@ -70,6 +78,12 @@ def api_blueprint(table: Table) -> Blueprint:
                 return Auth(control=True)
             return Auth(seat=int(session["seat"]))
         return Auth()
+
+    @bp.after_request
+    def private(response: Response) -> Response:
+        if request.endpoint in ("api.control", "api.seat_view", "api.login"):
+            response.headers["Cache-Control"] = "no-store"  # a hand or the seats' links
+        return response
 
     @bp.errorhandler(CommandError)
     def refused(e: CommandError) -> tuple[Response, int]:

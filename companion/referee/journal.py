@@ -48,22 +48,31 @@ class Entry:
     at_ms: float
 
 
+class JournalError(RuntimeError):
+    """The journal cannot be opened or written: a sentence saying which file and why."""
+
+
 class Journal:
     """One SQLite file, readable by its owner only (it holds the seat links' secret and
     every hand); safe to call from any thread (one connection behind a lock)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            os.close(os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600))
-            os.chmod(self.path, 0o600)  # SQLite gives its -wal and -shm files the same mode
         self._lock = threading.Lock()
-        # Autocommit mode: every write below is one explicit transaction (`_write`).
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.executescript(SCHEMA)
+        try:
+            if str(path) != ":memory:":
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                os.close(os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600))
+                os.chmod(self.path, 0o600)  # SQLite gives its -wal and -shm files this mode
+            # Autocommit mode: every write below is one explicit transaction (`_write`).
+            self._db = sqlite3.connect(str(path), check_same_thread=False,
+                                       isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.executescript(SCHEMA)
+        except (OSError, sqlite3.Error) as e:
+            raise JournalError(f"cannot open the game journal {self.path}: "
+                               f"{getattr(e, 'strerror', None) or e}") from None
 
     def close(self) -> None:
         with self._lock:
@@ -88,6 +97,14 @@ class Journal:
                        (secrets.token_bytes(32),))
             return bytes(db.execute("SELECT value FROM meta WHERE key = 'secret'"
                                     ).fetchone()[0])
+
+    def boot(self) -> int:
+        """Count one more start of the table: versions begin at boots x 1,000,000, so a
+        command made before a power cut is never taken for one made after it."""
+        with self._write() as db:
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('boots', 0)")
+            db.execute("UPDATE meta SET value = value + 1 WHERE key = 'boots'")
+            return int(db.execute("SELECT value FROM meta WHERE key = 'boots'").fetchone()[0])
 
     def new_game(self, setup: dict[str, Any], at_ms: float) -> int:
         with self._write() as db:

@@ -31,6 +31,7 @@ from companion.sensors.facts import Fact
 from companion.yamlfile import YamlError
 
 Listener = Callable[[int], None]
+VERSIONS_PER_BOOT = 1_000_000  # more changes than a table makes between two starts
 log = logging.getLogger(__name__)
 
 
@@ -47,7 +48,8 @@ class Table:
         self.game: Game | None = None
         self.stage = Stage()
         self.paused = False
-        self.version = 0  # bumped by every change to the game or the referee's stage
+        # bumped by every change to the game or the referee's stage; only ever forward
+        self.version = journal.boot() * VERSIONS_PER_BOOT
         self.revision = 0  # bumped by every change at all, sensor readings included
         self.lay_down: dict[str, float] = {}  # wounded players asked to lie down, since when
         self.ambiguous: dict[str, list[int]] = {}  # aims the Godfather decides: the seats seen

@@ -23,7 +23,7 @@ PIN = "1357"
 @pytest.fixture
 def table(tmp_path):
     t = Table("unit", RefereeSettings(pin=PIN), Journal(tmp_path / "j.sqlite3"), SYSTEM_CLOCK)
-    t.command({"type": "new_game", "version": 0, "players": ["Ana", "Bob", "Cyd", "Dee"]},
+    t.command({"type": "new_game", "version": t.version, "players": ["Ana", "Bob", "Cyd", "Dee"]},
               Auth(control=True))
     yield t
     t.journal.close()

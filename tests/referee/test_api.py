@@ -8,7 +8,7 @@ import pytest
 from flask import Flask
 from local_table import NAMES8, LocalPort
 
-from companion.referee.api import WRONG_PIN_LIMIT, api_blueprint
+from companion.referee.api import WRONG_PIN_LIMIT, WRONG_PIN_TABLE_LIMIT, api_blueprint
 
 PIN = {"X-Table-Pin": "2468"}
 
@@ -123,3 +123,26 @@ def test_refusals_answer_with_the_right_status(client):
     assert r.status_code == 200
     r = client.post("/api/command", headers=PIN, json={"type": "undo", "version": version})
     assert r.status_code == 409 and r.get_json()["version"] == version + 1
+
+
+def test_pin_guessing_from_many_addresses_is_slowed_for_all_but_a_logged_in_tablet(port):
+    app = Flask(__name__)
+    app.secret_key = "test"
+    app.register_blueprint(api_blueprint(port.table))
+    tablet = app.test_client()
+    assert tablet.post("/api/login", json={"pin": "2468"}).status_code == 200
+    csrf = tablet.post("/api/login", json={"pin": "2468"}).get_json()["csrf"]
+
+    def guess(address: str, pin: str) -> int:
+        client = app.test_client()
+        client.environ_base["REMOTE_ADDR"] = address
+        return client.get("/api/control", headers={"X-Table-Pin": pin}).status_code
+
+    codes = [guess(f"10.0.0.{i}", f"{i:06d}") for i in range(WRONG_PIN_TABLE_LIMIT)]
+    assert codes == [401] * WRONG_PIN_TABLE_LIMIT  # each address tried once only
+    assert guess("10.0.1.1", "2468") == 429  # even the right PIN waits, from a new address
+    r = tablet.get("/api/control")  # the Godfather's tablet is not locked out
+    assert r.status_code == 200 and r.headers["Cache-Control"] == "no-store"
+    version = r.get_json()["version"]
+    assert tablet.post("/api/command", json={"type": "pause", "version": version},
+                       headers={"X-CSRF-Token": csrf}).status_code == 200

@@ -5,7 +5,9 @@ from __future__ import annotations
 import stat
 import threading
 
-from companion.referee.journal import Journal
+import pytest
+
+from companion.referee.journal import Journal, JournalError
 from companion.rules import Action
 
 
@@ -55,3 +57,17 @@ def test_the_journal_is_readable_by_its_owner_only(tmp_path):
     journal.record(journal.new_game({"players": []}, 0.0), Action("aim", "Ana"), "sensor", 0.0)
     for file in (path, path.with_name(path.name + "-wal")):
         assert stat.S_IMODE(file.stat().st_mode) == 0o600, file
+
+
+@pytest.mark.parametrize("make", ["directory", "under_a_file", "not_sqlite"])
+def test_a_journal_that_cannot_be_opened_says_so_in_a_sentence(tmp_path, make):
+    path = tmp_path / "journal.sqlite3"
+    if make == "directory":
+        path.mkdir()
+    elif make == "under_a_file":  # a typo in the config, or a card mounted read-only
+        path.write_text("")
+        path = path / "journal.sqlite3"
+    else:
+        path.write_bytes(b"this is not a database, " * 100)
+    with pytest.raises(JournalError, match=r"cannot open the game journal .*journal"):
+        Journal(path)

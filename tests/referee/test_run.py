@@ -97,3 +97,13 @@ def test_a_whole_game_at_real_speed(remote, observe, mosquitto):
                                     lambda p: '"game_over"' in p, timeout=10))
     assert over["winners"] == final["winners"]
     assert table.stop() == 0  # a clean stop on SIGTERM
+
+
+def test_a_journal_that_cannot_be_opened_stops_the_start_with_a_sentence(tmp_path):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    done = subprocess.run([sys.executable, "-m", "companion.cli", "run", "--journal",
+                           str(blocker / "journal.sqlite3"), "--port", "0"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 1
+    assert "cannot open the game journal" in done.stderr and "Traceback" not in done.stderr

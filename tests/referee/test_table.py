@@ -365,3 +365,19 @@ def test_the_time_driver_sleeps_until_something_is_due():
     port.clock.advance(due - port.clock.now_ms())
     port.table.tick()
     assert players(port)["Bob"]["target"] == "Dee" and port.table.next_deadline() is None
+
+
+def test_versions_only_go_forward_across_a_restart(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    port = LocalPort(path)
+    start(port)
+    before = port.table.version
+    choose_all(port)
+    again = LocalPort(path, clock=port.clock)  # the power comes back
+    assert again.table.version > port.table.version
+    for _ in range(port.table.version - before + 2):  # as many changes again, and more
+        again.do("pause")
+    with pytest.raises(CommandError) as refused:  # a tap made before the power cut
+        again.command({"type": "action", "version": before,
+                       "action": {"type": "choose", "player": "Ana", "card": "bang"}})
+    assert refused.value.status == 409
