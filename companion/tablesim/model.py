@@ -140,6 +140,10 @@ class TableModel:
                                                     // 2) % len(self.seats)]
         return self.intent(gun, "hold", target)
 
+    def moving(self, t_ms: float) -> bool:
+        """Whether some hand has a move under way at t_ms, or planned after it."""
+        return any(p.moves[-1].t1 > t_ms for p in self._hands.values())
+
     def raised(self, gun: int) -> bool:
         """What the gun's tilt sensor says now."""
         return self._hands[gun].at(self.now)[1] > TILT_EL

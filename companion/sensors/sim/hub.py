@@ -8,7 +8,8 @@ goes back to the model, so a simulated hand sees its lock LED as a player would.
 
 The scheduler polls it (`poll`, `next_deadline`): each poll runs the slots due since the
 last one, reads the host's commands and writes the lines, so rounds run in batches of
-`BATCH_MS` (the lines' board times stay exact).
+`BATCH_MS` (the lines' board times stay exact), or of `IDLE_BATCH_MS` while every gun is
+down: then only heartbeats are due, and a gun raised meanwhile is caught up slot by slot.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from companion.sensors.sim.pty import PtyPort
 from companion.wire import hubcore
 
 BATCH_MS = 20.0
+IDLE_BATCH_MS = 100.0  # the heartbeat's period: nothing else to say while no gun is up
 MAX_BEHIND_MS = 2000.0  # a clock that jumped further: the slots in between ran late
 
 
@@ -70,7 +72,8 @@ class SimHub:
 
     # -- the scheduler's interface
     def next_deadline(self) -> float:
-        return self._polled + BATCH_MS
+        idle = not self._tilt_mask() and not self.model.moving(self._polled)
+        return self._polled + (IDLE_BATCH_MS if idle else BATCH_MS)
 
     def poll(self, now_ms: float) -> None:
         self._polled = now_ms
