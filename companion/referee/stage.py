@@ -22,8 +22,9 @@ from companion.referee.timing import (
     new_aim,
     posture_snapshot,
 )
-from companion.rules import Action, GameState
+from companion.rules import Action, GameState, countdown_step, waiting_for
 from companion.rules.powers import KID
+from companion.rules.state import COURAGE, HOLDUP
 
 AIM_KINDS = ("aim", "raised")
 POSTURE_KINDS = ("posture",)
@@ -61,18 +62,22 @@ class Sensed:
 def countdown(state: GameState, stage: Stage, paused: bool, now: float,
               timing: Timing) -> Stage:
     """The countdown started now, or a CommandError saying why there is none."""
-    step = None
-    if state.phase == "holdup" and any(not p.aimed for p in state.living()):
-        step = "holdup"
-    elif state.phase == "courage" and any(p.down is None for p in state.living()):
-        step = "courage"
-    if step is None or stage.name != "idle" or paused:
+    step = countdown_allowed(state, stage, paused)
+    if step is None:
         raise CommandError(422, "no countdown now: the hold-up and courage steps have one, "
                                 "once every card is down", rule="R3")
     beats = tuple(now + i * timing.beat_ms for i in range(3))
-    wait = timing.too_slow_ms if step == "holdup" else timing.posture_ms
+    wait = timing.posture_ms if step == COURAGE else timing.too_slow_ms
     return Stage("countdown", step, beats, beats[-1], beats[-1] + wait + timing.settle_ms,
                  beat=1)
+
+
+def countdown_allowed(state: GameState, stage: Stage, paused: bool) -> str | None:
+    """The step a countdown would count now (the rules' `countdown_step`), if the referee
+    is free to run one: idle and not paused. What `countdown` accepts; the views offer it."""
+    if paused or stage.name != "idle":
+        return None
+    return countdown_step(state)
 
 
 def beat(stage: Stage, now: float) -> Stage:
@@ -91,18 +96,19 @@ def snapshot(game: Game, stage: Stage, readings: Readings,
     """What the countdown read: the actions to apply, and the ambiguous aims (player ->
     the seats the gun saw) that the Godfather decides."""
     s = game.state
-    if stage.step == "courage":
+    if countdown_step(s) != stage.step:  # taps moved the game on during the count
+        return [], {}
+    who = [s.players[s.index[name]] for name in waiting_for(s)]  # (the Kid only once alone)
+    if stage.step == COURAGE:
         out = []
-        for p in [p for p in s.living() if p.down is None]:
+        for p in who:
             seat = game.seat_of[p.name]
             posture = readings.track(seat, "posture")
             down = posture is not None and posture_snapshot(posture, stage.three_ms, timing)
             out.append(Sensed(Action("courage", p.name, down=down), seat, POSTURE_KINDS))
         return out, {}
-    waiting = [p for p in s.living() if not p.aimed]
-    kid_turn = stage.name == "kid" or all(p.power == KID for p in waiting)
     aims, ambiguous = [], {}
-    for p in [p for p in waiting if (p.power == KID) == kid_turn]:
+    for p in who:
         seat = game.seat_of[p.name]
         aim, raised = readings.aim_tracks(seat)
         target = aim_snapshot(aim, raised, stage.three_ms, timing, valid_targets(game, p.name))
@@ -115,11 +121,14 @@ def snapshot(game: Game, stage: Stage, readings: Readings,
 
 
 def after_snapshot(state: GameState, now: float, timing: Timing) -> Stage:
-    """The Kid's own window once the others' aims are known, else idle."""
-    kid = next((p for p in state.living() if p.power == KID and not p.aimed), None)
-    if kid is None or state.phase != "holdup":
+    """The Kid's own window once the others' aims are known, else idle: once the hold-up
+    waits for the Kid alone (an aim left to the Godfather first waits for his tap, then
+    the countdown is offered for the Kid alone)."""
+    who = waiting_for(state)
+    if countdown_step(state) != HOLDUP or not who or any(
+            state.players[state.index[name]].power != KID for name in who):
         return Stage()
-    return Stage("kid", "holdup", (now,), now, now + timing.too_slow_ms + timing.settle_ms,
+    return Stage("kid", HOLDUP, (now,), now, now + timing.too_slow_ms + timing.settle_ms,
                  beat=3)
 
 

@@ -4,6 +4,12 @@ Everything goes through `public()`, which leaves out every secret: hands, face-d
 cards, and the identity of cards taken in secret (the Hustler's draw, the Junk Dealer's
 draw, the Professional's and the Vulture's theft are counted, not named). Loot is shown
 as counts until the game is over, as the rules suggest.
+
+The server computes, the pages draw: each view carries what its page shows, ready made
+(the buttons allowed now, wound limits, rounds, what the table waits for, why these
+winners, the aims the rules counted), so no script holds a rule. Words travel as *texts*,
+`{"key": catalog key, "args": {...}}`, which the page renders in its language: an arg is a
+plain value, a list (joined with "and"), a text, or `{"money": n}`.
 """
 
 from __future__ import annotations
@@ -12,9 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.referee.game import Game, engine_setup
-from companion.referee.stage import Stage
-from companion.rules import apply_in_place, legal_actions, new_game
-from companion.rules.engine import waiting_for
+from companion.referee.stage import Stage, countdown_allowed
+from companion.rules import GameState, apply_in_place, legal_actions, new_game, phase_of, waiting
+from companion.rules.cards import LOOT_KIND, PILE_SIZE, ROUNDS
+from companion.rules.phases import NOBODY
+from companion.rules.phases import describe as rules_words
+from companion.rules.powers import wound_limit
 from companion.rules.scoring import scores
 from companion.story import describe
 
@@ -57,25 +66,35 @@ class Snapshot:
     seat_tokens: dict[int, str] = field(default_factory=dict)
 
 
+Text = dict[str, Any]  # {"key": a catalog key, "args": {...}} (see the module's doc)
+
+
+def text(key: str, **args: Any) -> Text:
+    return {"key": key, "args": args}
+
+
 def public(t: Snapshot) -> dict[str, Any]:
     base: dict[str, Any] = {
         "version": t.version, "revision": t.revision, "table": t.table, "paused": t.paused,
         "stage": t.stage.public(), "game": None, "players": [], "now_ms": t.now_ms,
+        "rounds": ROUNDS, "waiting": None, "over": False,
     }
     game = t.game
     if game is None:
         return base
     s = game.state
-    over = s.phase == "over"
+    over = phase_of(s).acts == NOBODY
     totals = scores(s)
     players = []
     for p in s.players:
         seat = game.seat_of[p.name]
         players.append({
             "name": p.name, "seat": seat, "power": p.power, "alive": p.alive,
-            "wounds": p.wounds, "hand_size": None if s.physical else p.hand_size,
+            "wounds": p.wounds, "wound_limit": wound_limit(p.power),
+            "hand_size": None if s.physical else p.hand_size,
             "chosen": p.card is not None, "aimed": p.aimed,
             "target": s.players[p.target].name if p.target is not None else None,
+            "counted_aim": counted_aim(t, game, p.name),
             "down": p.down, "in_split": p.in_split, "loot_count": len(p.loot),
             "lay_down": p.name in t.lay_down,
             "ambiguous": [game.player_at[s_] for s_ in t.ambiguous.get(p.name, ())],
@@ -86,7 +105,9 @@ def public(t: Snapshot) -> dict[str, Any]:
         "modes": {"cards": game.setup.get("cards", "digital"),
                   "loot": game.setup.get("loot", "digital")},
         "round": s.round, "phase": s.phase, "godfather": s.players[s.godfather].name,
-        "waiting_for": waiting_for(s),
+        "over": over,
+        "waiting_for": rules_words(s),
+        "waiting": waiting_text(t, s, over),
         "players": players,
         "table": {"loot": s.table[:], "godfather_token": s.token},
         "split": {"turn": s.players[s.turn].name if s.turn is not None else None,
@@ -94,12 +115,68 @@ def public(t: Snapshot) -> dict[str, Any]:
         "events": [public_event(e) for e in s.events[-EVENTS_SHOWN:]],
         "winners": s.winners[:],
         "final": None,
+        "result": None,
     })
     if over:
         base["final"] = [{"name": p.name, "alive": p.alive, "wounds": p.wounds,
                           "loot": p.loot[:], "score": totals[p.seat]} for p in s.players]
+        base["result"] = {"winners": winners_text(s), "tiebreak": tiebreak(s)}
         base["history"] = game.history
     return base
+
+
+# The catalog field each "waiting for" text names its players by, when not {names}.
+WAIT_FIELD = {"split": "player", "privilege": "godfather"}
+
+
+def waiting_text(t: Snapshot, s: GameState, over: bool) -> dict[str, Any]:
+    """What the table waits for, for the banner: the rules' `waiting` (a duty or an open
+    window, and who), and the wounded asked to lie their standee down."""
+    wait = waiting(s)
+    players = list(wait.players)
+    lay_down = [] if over else [p.name for p in s.players if p.alive and p.name in t.lay_down]
+    return {"key": f"wait.{wait.key}", "players": players,
+            "args": {WAIT_FIELD.get(wait.key, "names"): players},
+            "lay_down": text("wait.lay_down", names=lay_down) if lay_down else None}
+
+
+def counted_aim(t: Snapshot, game: Game, name: str) -> dict[str, Any] | None:
+    """The aim the rules counted this round, apart from what the gun reads now: None
+    until counted; `mark` is "too_slow" (counted, at nobody) or "ambiguous" (the gun saw
+    several players: the Godfather decides, `seen` names them)."""
+    s = game.state
+    p = s.players[s.index[name]]
+    if not p.alive:
+        return None
+    if name in t.ambiguous and not p.aimed:
+        return {"target": None, "mark": "ambiguous",
+                "seen": [game.player_at[seat] for seat in t.ambiguous[name]]}
+    if not p.aimed:
+        return None
+    target = s.players[p.target].name if p.target is not None else None
+    return {"target": target, "mark": None if target else "too_slow"}
+
+
+def winners_text(s: GameState) -> Text:
+    if not s.winners:
+        return text("final.nobody")
+    return text("final.winners" if len(s.winners) > 1 else "final.winner", names=s.winners)
+
+
+def tiebreak(s: GameState) -> Text:
+    """Why these winners (R9, R15): the last one standing, the richest, a tie settled by
+    wounds, or a shared win."""
+    living = s.living()
+    if len(living) <= 1:
+        return text("final.last_standing" if living else "final.nobody")
+    totals = scores(s)
+    best = max(totals[p.seat]["total"] for p in living)
+    tied = [p for p in living if totals[p.seat]["total"] == best]
+    if len(tied) == 1:
+        return text("final.richest")
+    if len(s.winners) == 1:
+        return text("final.tie_wounds", total={"money": best}, winner=s.winners[0])
+    return text("final.tie_shared", total={"money": best})
 
 
 def history(game: Game) -> dict[str, Any]:
@@ -124,14 +201,110 @@ def control(t: Snapshot) -> dict[str, Any]:
     game = t.game
     out["default_names"] = {str(seat): name for seat, name in sorted(t.names.items())}
     # The Godfather is a player too: no button may tell what another player holds.
-    out["legal"] = [] if game is None else [
+    legal = [] if game is None else [
         a.to_dict() for a in legal_actions(game.state) if not _tells_a_hand(a.to_dict())]
+    out["legal"] = legal
+    out["commands"] = referee_commands(t) + [action_button(a) for a in legal]
+    out["deal"] = deal_form(game.state) if game else None
     out["seats"] = [] if game is None else [
         {"seat": seat, "player": name, "token": t.seat_tokens[seat],
          "url": f"/seat/{seat}?token={t.seat_tokens[seat]}"}
         for seat, name in sorted(game.player_at.items())
     ]
     return out
+
+
+def button(command: dict[str, Any], label: str, primary: bool = False,
+           **args: Any) -> dict[str, Any]:
+    """A ready-made button: the command the API takes, its label as a text."""
+    return {"command": command, "label": label, "args": args, "primary": primary}
+
+
+def referee_commands(t: Snapshot) -> list[dict[str, Any]]:
+    """The Godfather's own commands allowed now: the countdown, pause or resume, undo."""
+    game = t.game
+    if game is None or phase_of(game.state).acts == NOBODY:
+        return []
+    out = []
+    step = countdown_allowed(game.state, t.stage, t.paused)
+    if step is not None:
+        out.append(button({"type": "countdown"}, "ref.countdown", primary=True,
+                          step=text(f"step.{step}")))
+    out.append(button({"type": "resume"}, "ref.resume") if t.paused
+               else button({"type": "pause"}, "ref.pause"))
+    out.append(button({"type": "undo"}, "ref.undo"))
+    return out
+
+
+def deal_form(s: GameState) -> dict[str, Any] | None:
+    """Physical loot: the cards the Godfather may enter as turned up, and how many."""
+    if waiting(s).key != "deal":
+        return None
+    return {"player": s.players[s.godfather].name, "cards": list(LOOT_KIND),
+            "min": 1, "max": PILE_SIZE}
+
+
+def action_button(a: dict[str, Any], phone: bool = False) -> dict[str, Any]:
+    """A legal action as a button: {"type": "action", "action": a}, labelled for a tablet
+    ("Ana plays Bang!") or for the player's own phone ("Play Bang!")."""
+    key, args = action_label(a, phone)
+    return button({"type": "action", "action": a}, key, **args)
+
+
+def action_label(a: dict[str, Any], phone: bool = False) -> tuple[str, dict[str, Any]]:
+    p, kind = a["player"], a["type"]
+    if kind == "choose":
+        if a.get("card"):
+            return (f"phone.play_{a['card']}", {}) if phone else (
+                f"action.choose_{a['card']}", {"player": p})
+        return "action.choose_hidden", {"player": p}
+    if kind == "aim":
+        return ("action.aim", {"player": p, "target": a["target"]}) if a.get("target") \
+            else ("action.aim_nobody", {"player": p})
+    if kind == "courage":
+        return "action.lie_down" if a["down"] else "action.stand", {"player": p}
+    if kind == "reveal":
+        return f"action.reveal_{a['card']}", {"player": p}
+    if kind == "privilege":
+        return ("action.privilege", {"player": p, "order": a["order"]}) if a.get("order") \
+            else ("action.privilege_none", {"player": p})
+    if kind == "take":
+        shares = a.get("loot")
+        if shares is None:
+            return "action.take_nothing", {"player": p}
+        shares = shares if isinstance(shares, list) else [shares]
+        return "action.take", {"player": p, "loot": [loot(c) for c in shares]}
+    if kind == "forbid":
+        return "action.forbid", {"player": p, "target": a["target"],
+                                 "kind": text(f"kind.{a['kind']}")}
+    if kind == "hustle":
+        if not a.get("victim"):
+            return "action.hustle_none", {"player": p}
+        if a.get("give"):
+            return "action.hustle_give", {"player": p, "victim": a["victim"],
+                                          "give": card(a["give"])}
+        return "action.hustle", {"player": p, "victim": a["victim"]}
+    if kind == "swap":
+        return ("action.swap_to", {"player": p, "card": card(a["card"])}) if a.get("card") \
+            else ("action.swap", {"player": p})
+    if kind == "smart":
+        return ("action.smart_discard", {"player": p, "card": card(a["discard"])}) \
+            if a.get("discard") else ("action.smart", {"player": p})
+    if kind == "junk":
+        if a.get("got"):
+            return "action.junk_got", {"player": p, "loot": loot(a["got"])}
+        if a.get("pile") is None:
+            return "action.junk_keep", {"player": p}
+        return "action.junk", {"player": p, "pile": a["pile"]}
+    return "ref.deal", {}  # deal: the physical-loot form's own button
+
+
+def card(c: str) -> Text:
+    return text(f"card.{c}")
+
+
+def loot(c: str) -> Text:
+    return text(f"loot.{c}")
 
 
 def _tells_a_hand(action: dict[str, Any]) -> bool:
@@ -148,9 +321,10 @@ def seat(t: Snapshot, seat_no: int) -> dict[str, Any]:
     name = game.player_at[seat_no]
     p = game.state.players[game.state.index[name]]
     hand = None if game.state.physical else {"bang": p.bang, "click": p.click}
+    legal = [a.to_dict() for a in legal_actions(game.state) if a.player == name]
     out["me"] = {
         "seat": seat_no, "player": name, "power": p.power, "hand": hand,
         "card": p.card if not game.state.physical else None, "loot": p.loot[:],
-        "legal": [a.to_dict() for a in legal_actions(game.state) if a.player == name],
+        "legal": legal, "commands": [action_button(a, phone=True) for a in legal],
     }
     return out

@@ -17,10 +17,6 @@ from companion.rules.phases import PHASE, describe
 from companion.rules.state import GameState
 from companion.rules.steps import player_named
 
-# The words for where the game rests, under the name the referee's views still import.
-# Not `companion.rules.waiting_for` (the players waited for): views, use `phases.describe`.
-waiting_for = describe
-
 
 def start_round(s: GameState) -> None:
     """The next round begins, settled at its first decision (R2)."""

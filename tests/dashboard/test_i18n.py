@@ -10,6 +10,7 @@ import pytest
 
 from companion.dashboard import WEB_DIR, i18n
 from companion.rules.cards import KINDS, LOOT_KIND
+from companion.rules.phases import TABLE
 from companion.rules.powers import POWERS
 from companion.rules.state import PHASES
 
@@ -60,8 +61,10 @@ def test_game_words_are_all_there():
     for card in (*LOOT_KIND, "godfather"):
         assert f"loot.{card}" in en and f"loot_label.{card}" in en
     for phase in PHASES:
-        assert (f"step.{phase}" in en and f"wait.{phase}" in en) or phase in (
-            "choose", "holdup", "privilege", "courage", "split")
+        assert f"step.{phase}" in en
+    for ph in TABLE:  # what the table may wait for (`rules.waiting`): the views' wait.<key>
+        for key in (ph.duty, *(w.name for w in ph.resting)):
+            assert f"wait.{key}" in en, key
     for kind in KINDS:
         assert f"kind.{kind}" in en
     words = (WEB_DIR / "static/js/words.js").read_text(encoding="utf-8")

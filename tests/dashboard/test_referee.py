@@ -184,3 +184,44 @@ def test_the_controls_fit_a_phone(live, open_page, screenshot):
     expect(page.locator(".act-choose")).to_have_count(6)
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
     screenshot(page, "referee-phone")
+
+
+def test_the_countdown_button_is_there_exactly_when_the_server_offers_it(live, open_page):
+    """Once only the Kid has still to aim, the hold-up has a countdown for the Kid alone:
+    the page draws the server's button (it used to refuse it by a rule of its own)."""
+    table = live.table
+    players = ["Ana", "Bob", "Cyd", "Dee"]
+    table.command({"type": "new_game", "version": table.version, "players": players,
+                   "powers": {"Dee": "kid"}, "cards": "physical"}, Auth(control=True))
+    page = open_page("/referee")
+    log_in(page)
+    countdown = page.locator('[data-command="countdown"]')
+
+    def offered() -> bool:
+        return any(b["command"] == {"type": "countdown"}
+                   for b in table.control_state()["commands"])
+
+    def act(action: dict) -> None:
+        table.command({"type": "action", "version": table.version, "action": action},
+                      Auth(control=True))
+
+    expect(page.locator(".act-choose")).to_have_count(4)
+    assert not offered()
+    expect(countdown).to_have_count(0)
+    for name in players:
+        act({"type": "choose", "player": name})
+    expect(countdown).to_have_count(1)
+    assert offered()
+    for name, target in (("Ana", "Bob"), ("Bob", "Cyd"), ("Cyd", "Ana")):
+        act({"type": "aim", "player": name, "target": target})
+    expect(page.locator("#waiting")).to_have_text("Waiting for aims from Dee.")
+    assert offered()  # the Kid alone
+    expect(countdown).to_have_count(1)
+    expect(countdown).to_have_text("Count to three: Hold-up")
+    table.simulator.aim(4, 2)
+    table.simulator.raise_gun(4)
+    page.click('[data-command="countdown"]')
+    expect(page.locator("#step")).to_contain_text("Godfather's privilege")
+    assert not offered()
+    expect(countdown).to_have_count(0)
+    assert table.public_state()["players"][3]["counted_aim"] == {"target": "Bob", "mark": None}

@@ -1,8 +1,8 @@
 // The end of the game: the count per player, the winners and the tie-break that chose
-// them, each player's wealth round by round, and who shot whom.
+// them (as the server explains them), each player's wealth round by round, and who shot whom.
 
 import { el } from "./live.js";
-import { listWords, money, t } from "./words.js";
+import { money, say, t } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const COLUMNS = ["bills", "diamonds", "paintings", "diamond_bonus", "total"];
@@ -12,18 +12,6 @@ function svg(tag, attrs = {}, text = null) {
   for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
   if (text !== null) node.textContent = text;
   return node;
-}
-
-// Why these winners: the last one standing, the richest, or a tie settled by wounds.
-function tieBreak(state) {
-  const rows = state.final;
-  const living = rows.filter((r) => r.alive);
-  if (living.length <= 1) return living.length ? t("final.last_standing") : t("final.nobody");
-  const best = Math.max(...living.map((r) => r.score.total));
-  const tied = living.filter((r) => r.score.total === best);
-  if (tied.length === 1) return t("final.richest");
-  if (state.winners.length === 1) return t("final.tie_wounds", { total: money(best), winner: state.winners[0] });
-  return t("final.tie_shared", { total: money(best) });
 }
 
 function scoreTable(state) {
@@ -63,15 +51,14 @@ function shotsTable(history, names) {
     el("figcaption", {}, t("final.shots")));
 }
 
+// The winners and why (the last one standing, the richest, a tie settled by wounds or
+// shared): texts the server made (`result`).
 export function finalPanel(state) {
-  const winners = state.winners.length
-    ? t(state.winners.length > 1 ? "final.winners" : "final.winner", { names: listWords(state.winners) })
-    : t("final.nobody");
   const names = state.players.map((p) => p.name);
   return el("section", { class: "final", "aria-label": t("final.title") },
     el("h2", {}, t("final.title")),
-    el("p", { class: "winners" }, winners),
-    el("p", { class: "tiebreak" }, tieBreak(state)),
+    el("p", { class: "winners" }, say(state.result.winners)),
+    el("p", { class: "tiebreak" }, say(state.result.tiebreak)),
     scoreTable(state),
     state.history ? el("div", { class: "charts" }, wealthChart(state.history, names), shotsTable(state.history, names)) : null);
 }

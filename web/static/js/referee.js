@@ -1,10 +1,10 @@
-// The Godfather's controls (/referee): every button is an action the rules allow now
-// (the `legal` list of the control stream), or a referee command that applies now.
+// The Godfather's controls (/referee): every button is one the server offers now (the
+// `commands` of the control stream: referee commands, then the rules' legal actions).
 
 import { Countdown, muteButton } from "./countdown.js";
 import { connect, el, notice, post, replace } from "./live.js";
 import { renderTable } from "./tableview.js";
-import { actionLabel, lootLabel, statusLine, t, waitingText } from "./words.js";
+import { buttonLabel, lootLabel, statusLine, t, waitingText } from "./words.js";
 
 let state = null;
 const felt = document.getElementById("felt");
@@ -33,69 +33,49 @@ async function command(body) {
 const button = (label, onclick, attrs = {}) =>
   el("button", { type: "button", class: "big", onclick, ...attrs }, label);
 
-// -- the play tab: referee commands, then the rules' legal actions by player
-function countdownAllowed(s) {
-  if (!s.game || s.paused || s.stage.name !== "idle") return false;
-  const living = s.players.filter((p) => p.alive);
-  if (s.phase === "holdup") return living.some((p) => !p.aimed && p.power !== "kid");
-  if (s.phase === "courage") return living.some((p) => p.down === null);
-  return false;
+// -- the play tab: the referee's commands, then the actions by player, as the server made them
+const drawButton = (b) => {
+  const a = b.command.action;
+  const attrs = a ? { "data-action": JSON.stringify(a), class: `big act-${a.type}` }
+    : { "data-command": b.command.type, class: b.primary ? "big primary" : "big" };
+  return button(buttonLabel(b), () => command(b.command), attrs);
+};
+
+function drawFlow(commands) {
+  replace(document.getElementById("flow"), commands.filter((b) => !b.command.action).map(drawButton));
 }
 
-function drawFlow(s) {
-  const buttons = [];
-  if (countdownAllowed(s)) {
-    buttons.push(button(t("ref.countdown", { step: t(`step.${s.phase}`) }),
-      () => command({ type: "countdown" }), { class: "big primary", "data-command": "countdown" }));
-  }
-  if (s.game && s.phase !== "over") {
-    buttons.push(s.paused
-      ? button(t("ref.resume"), () => command({ type: "resume" }), { "data-command": "resume" })
-      : button(t("ref.pause"), () => command({ type: "pause" }), { "data-command": "pause" }));
-    buttons.push(button(t("ref.undo"), () => command({ type: "undo" }), { "data-command": "undo" }));
-  }
-  replace(document.getElementById("flow"), buttons);
-}
-
-function drawActions(legal) {
+function drawActions(commands) {
   const byPlayer = new Map();
-  for (const a of legal) {
-    if (!byPlayer.has(a.player)) byPlayer.set(a.player, []);
-    byPlayer.get(a.player).push(a);
+  for (const b of commands.filter((c) => c.command.action)) {
+    const player = b.command.action.player;
+    if (!byPlayer.has(player)) byPlayer.set(player, []);
+    byPlayer.get(player).push(b);
   }
-  replace(document.getElementById("actions"), [...byPlayer].map(([player, acts]) =>
+  replace(document.getElementById("actions"), [...byPlayer].map(([player, buttons]) =>
     el("div", { class: "action-group" }, el("h3", {}, player),
-      el("div", { class: "row" }, acts.map((a) => button(actionLabel(a),
-        () => command({ type: "action", action: a }),
-        { "data-action": JSON.stringify(a), class: `big act-${a.type}` }))))));
+      el("div", { class: "row" }, buttons.map(drawButton)))));
 }
 
-// -- physical loot: the Godfather enters the cards turned up (1 to 8), kind by kind
-const LOOT_CARDS = ["bill5000", "bill10000", "bill20000", "diamond1000", "diamond5000",
-  "diamond10000", "painting", "clip", "first_aid"];
-const PILE_MAX = 8;
-const dealt = Object.fromEntries(LOOT_CARDS.map((c) => [c, 0]));
+// -- physical loot: the Godfather enters the cards turned up, kind by kind (the server
+// says which cards and how many: `deal`)
+let dealt = {};
 
-function dealNeeded(s) {
-  return s.game && s.modes && s.modes.loot === "physical" && s.phase === "loot"
-    && !s.legal.some((a) => a.type === "hustle");
-}
-
-function drawDeal() {
+function drawDeal(form) {
   const total = Object.values(dealt).reduce((a, b) => a + b, 0);
   const box = document.getElementById("deal");
-  const step = (card, by) => () => { dealt[card] = Math.max(0, dealt[card] + by); drawDeal(); };
-  replace(box, el("h3", {}, t("ref.deal_title", { n: total, max: PILE_MAX })),
-    el("div", { class: "deal-grid" }, LOOT_CARDS.map((card) => el("div", { class: "deal-row", dataset: { card } },
+  const step = (card, by) => () => { dealt[card] = Math.max(0, dealt[card] + by); drawDeal(form); };
+  replace(box, el("h3", {}, t("ref.deal_title", { n: total, max: form.max })),
+    el("div", { class: "deal-grid" }, form.cards.map((card) => el("div", { class: "deal-row", dataset: { card } },
       el("button", { type: "button", class: "chip", onclick: step(card, -1), disabled: dealt[card] === 0, "aria-label": t("ref.less", { loot: lootLabel(card) }) }, "−"),
       el("span", { class: `loot-card ${card.replace(/[0-9]+/, "")}` }, `${dealt[card]} × ${lootLabel(card)}`),
-      el("button", { type: "button", class: "chip", onclick: step(card, 1), disabled: total >= PILE_MAX, "aria-label": t("ref.more", { loot: lootLabel(card) }) }, "+")))),
+      el("button", { type: "button", class: "chip", onclick: step(card, 1), disabled: total >= form.max, "aria-label": t("ref.more", { loot: lootLabel(card) }) }, "+")))),
     button(t("ref.deal"), async () => {
-      const loot = LOOT_CARDS.flatMap((c) => Array(dealt[c]).fill(c));
-      if (await command({ type: "action", action: { type: "deal", player: state.godfather, loot } })) {
-        LOOT_CARDS.forEach((c) => { dealt[c] = 0; });
+      const loot = form.cards.flatMap((c) => Array(dealt[c]).fill(c));
+      if (await command({ type: "action", action: { type: "deal", player: form.player, loot } })) {
+        dealt = Object.fromEntries(form.cards.map((c) => [c, 0]));
       }
-    }, { class: "big primary", disabled: total === 0, "data-command": "deal" }));
+    }, { class: "big primary", disabled: total < form.min, "data-command": "deal" }));
 }
 
 // -- the sensors tab: replace any reading by hand, or give it back to the sensor
@@ -145,16 +125,19 @@ function render(s) {
   state = s;
   document.getElementById("step").textContent = statusLine(s);
   document.getElementById("waiting").textContent = s.game ? waitingText(s) : t("ui.no_game");
-  redraw("flow", [s.game, s.phase, s.paused, s.stage.name, s.players.map((p) => [p.aimed, p.down, p.alive])], () => drawFlow(s));
-  redraw("actions", s.legal, () => drawActions(s.legal));
+  redraw("flow", s.commands, () => drawFlow(s.commands));
+  redraw("actions", s.commands, () => drawActions(s.commands));
   const deal = document.getElementById("deal");
-  if (dealNeeded(s) !== !deal.hidden) {
-    deal.hidden = !dealNeeded(s);
-    if (!deal.hidden) drawDeal();
+  if (Boolean(s.deal) !== !deal.hidden) {
+    deal.hidden = !s.deal;
+    if (s.deal) {
+      dealt = Object.fromEntries(s.deal.cards.map((c) => [c, 0]));
+      drawDeal(s.deal);
+    }
   }
   redraw("overrides", s.players.map((p) => [p.seat, p.name, p.sensors]), () => drawOverrides(s));
   redraw("phones", s.seats, () => drawPhones(s.seats));
-  document.getElementById("abandon-box").hidden = !(s.game && s.phase !== "over");
+  document.getElementById("abandon-box").hidden = !(s.game && !s.over);
   renderTable(felt, s);
   countdown.update(s.stage);
 }

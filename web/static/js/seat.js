@@ -5,7 +5,7 @@ import { Countdown, muteButton } from "./countdown.js";
 import { connect, el, notice, post, replace } from "./live.js";
 import { standeeDown } from "./tableview.js";
 import {
-  actionLabel, lootLabel, plural, powerName, powerReminder, statusLine, t, waitingText,
+  buttonLabel, lootLabel, plural, powerName, powerReminder, statusLine, t, waitingText,
 } from "./words.js";
 
 const phone = document.getElementById("phone");
@@ -21,14 +21,18 @@ async function act(action) {
   else notice(res.status === 409 ? t("ui.stale") : `${t("ui.refused")} ${res.body.error || res.status}`);
 }
 
-function drawActions(legal) {
-  const key = JSON.stringify(legal);
+// The phone's own buttons, as the server made them (`me.commands`).
+function drawActions(commands) {
+  const key = JSON.stringify(commands);
   if (key === drawnActions) return;
   drawnActions = key;
-  replace(document.getElementById("choices"), legal.map((a) => el("button", {
-    type: "button", class: `big act-${a.type}${a.card ? ` card-${a.card}` : ""}`,
-    "data-action": JSON.stringify(a), onclick: () => act(a),
-  }, a.type === "choose" && a.card ? t(`phone.play_${a.card}`) : actionLabel(a))));
+  replace(document.getElementById("choices"), commands.map((b) => {
+    const a = b.command.action;
+    return el("button", {
+      type: "button", class: `big act-${a.type}${a.card ? ` card-${a.card}` : ""}`,
+      "data-action": JSON.stringify(a), onclick: () => act(a),
+    }, buttonLabel(b));
+  }));
 }
 
 function render(s) {
@@ -46,7 +50,7 @@ function render(s) {
     : (p.chosen ? t("phone.card_hidden") : t("phone.no_card"));
   document.getElementById("hand").textContent = me.hand
     ? t("phone.hand", { bang: me.hand.bang, click: me.hand.click }) : t("phone.hand_physical");
-  drawActions(me.legal);
+  drawActions(me.commands);
   document.getElementById("status").textContent = [
     p.alive ? (standeeDown(p) ? t("ui.standee_down") : t("ui.standee_up")) : t("ui.out"),
     plural("count.wounds", p.wounds), waitingText(s),

@@ -2,11 +2,9 @@
 // (the Godfather's desk side), aim arrows between them, the loot in the middle.
 
 import { el, replace } from "./live.js";
-import { lootLabel, plural, powerName, t } from "./words.js";
+import { listWords, lootLabel, plural, powerName, t } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const UNBREAKABLE_LIMIT = 5;
-const WOUND_LIMIT = 3;
 
 const seatOf = (state, name) => state.players.find((p) => p.name === name)?.seat ?? null;
 
@@ -22,15 +20,24 @@ export function standeeDown(p) {
   return p.down === true;
 }
 
-// The live aim: the gun's sensor first, else the target the rules hold.
+// The arrow drawn: the gun's live reading first, else the aim the rules counted.
 function aimOf(state, p) {
-  if (p.sensors && p.sensors.aim !== undefined && p.sensors.aim !== null) return p.sensors.aim;
-  return p.target ? seatOf(state, p.target) : null;
+  if (p.sensors && p.sensors.aim !== undefined && p.sensors.aim !== null) return { seat: p.sensors.aim, live: true };
+  const counted = p.counted_aim?.target;
+  return counted ? { seat: seatOf(state, counted), live: false } : null;
+}
+
+// The aim the rules counted this round, apart from the live arrow.
+function countedBadge(p) {
+  const c = p.counted_aim;
+  if (!c) return null;
+  const words = c.mark === "ambiguous" ? t("aim.ambiguous", { names: listWords(c.seen) })
+    : c.mark === "too_slow" ? t("aim.too_slow") : t("aim.counted", { target: c.target });
+  return el("span", { class: `badge counted${c.mark ? ` ${c.mark}` : ""}`, dataset: { target: c.target ?? "" } }, words);
 }
 
 function wounds(p) {
-  const limit = p.power === "unbreakable" ? UNBREAKABLE_LIMIT : WOUND_LIMIT;
-  const marks = Array.from({ length: limit }, (_, i) => el("span", { class: i < p.wounds ? "wound hit" : "wound" }));
+  const marks = Array.from({ length: p.wound_limit }, (_, i) => el("span", { class: i < p.wounds ? "wound hit" : "wound" }));
   return el("div", { class: "wounds", title: plural("count.wounds", p.wounds) }, marks,
     el("span", { class: "sr" }, plural("count.wounds", p.wounds)));
 }
@@ -57,6 +64,7 @@ function seatCard(state, p, onSeat) {
     wounds(p),
     el("div", { class: "facts" },
       p.chosen ? el("span", { class: "badge" }, t("ui.card_down")) : null,
+      countedBadge(p),
       p.sensors && p.sensors.raised ? el("span", { class: "badge raised" }, t("ui.gun_raised")) : null,
       el("span", { class: "loot-count" }, plural("count.loot", p.loot_count ?? 0))));
 }
@@ -81,7 +89,8 @@ function drawArrows(svg, state, centers, cards) {
   defs.append(marker);
   const lines = [defs];
   for (const p of state.players) {
-    const target = p.alive ? aimOf(state, p) : null;
+    const aim = p.alive ? aimOf(state, p) : null;
+    const target = aim?.seat;
     if (!target || !centers[target] || target === p.seat) continue;
     const a = { x: centers[p.seat].x * width, y: centers[p.seat].y * height };
     const b = { x: centers[target].x * width, y: centers[target].y * height };
@@ -92,7 +101,7 @@ function drawArrows(svg, state, centers, cards) {
     const line = document.createElementNS(SVG, "line");
     const attrs = {
       x1: a.x + ux * from, y1: a.y + uy * from, x2: b.x - ux * to, y2: b.y - uy * to,
-      class: p.sensors && p.sensors.raised === false ? "aim lowered" : "aim",
+      class: !aim.live ? "aim counted" : p.sensors.raised === false ? "aim lowered" : "aim",
       "marker-end": "url(#head)", "data-from": p.seat, "data-to": target,
     };
     for (const [k, v] of Object.entries(attrs)) line.setAttribute(k, v);
@@ -104,7 +113,7 @@ function drawArrows(svg, state, centers, cards) {
 function centerPanel(state) {
   const loot = state.table?.loot ?? [];
   return el("div", { class: "center" },
-    el("div", { class: "round" }, state.round ? t("ui.round_of", { round: state.round, rounds: 8 }) : ""),
+    el("div", { class: "round" }, state.round ? t("ui.round_of", { round: state.round, rounds: state.rounds }) : ""),
     el("div", { class: "loot", "aria-label": t("ui.loot_on_table") },
       loot.map((card) => el("span", { class: `loot-card ${card.replace(/[0-9]+/, "")}` }, lootLabel(card))),
       state.table?.godfather_token ? el("span", { class: "loot-card token" }, t("loot_label.godfather")) : null),

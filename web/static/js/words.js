@@ -70,72 +70,33 @@ export function eventText(e) {
   }
 }
 
-// A legal action as the label of its button.
-export function actionLabel(a) {
-  const p = a.player;
-  switch (a.type) {
-    case "choose": return a.card ? t(`action.choose_${a.card}`, { player: p }) : t("action.choose_hidden", { player: p });
-    case "aim": return a.target ? t("action.aim", { player: p, target: a.target }) : t("action.aim_nobody", { player: p });
-    case "courage": return t(a.down ? "action.lie_down" : "action.stand", { player: p });
-    case "reveal": return t(`action.reveal_${a.card}`, { player: p });
-    case "privilege": return a.order ? t("action.privilege", { player: p, order: a.order }) : t("action.privilege_none", { player: p });
-    case "take": {
-      if (a.loot === null || a.loot === undefined) return t("action.take_nothing", { player: p });
-      const shares = Array.isArray(a.loot) ? a.loot : [a.loot];
-      return t("action.take", { player: p, loot: listWords(shares.map(lootName)) });
-    }
-    case "forbid": return t("action.forbid", { player: p, target: a.target, kind: kindName(a.kind) });
-    case "hustle":
-      if (!a.victim) return t("action.hustle_none", { player: p });
-      return a.give ? t("action.hustle_give", { player: p, victim: a.victim, give: t(`card.${a.give}`) })
-        : t("action.hustle", { player: p, victim: a.victim });
-    case "swap": return a.card ? t("action.swap_to", { player: p, card: t(`card.${a.card}`) }) : t("action.swap", { player: p });
-    case "smart": return a.discard ? t("action.smart_discard", { player: p, card: t(`card.${a.discard}`) }) : t("action.smart", { player: p });
-    case "junk":
-      if (a.got) return t("action.junk_got", { player: p, loot: lootName(a.got) });
-      return a.pile === null || a.pile === undefined ? t("action.junk_keep", { player: p })
-        : t("action.junk", { player: p, pile: a.pile });
-    default: return `${a.type} ${p}`;
-  }
+// A text the server made, {key, args}: every arg drawn in the page's language (a list
+// joined with "and", a nested text, {money: n} as money, else the value as it is).
+export function say(item) {
+  const arg = (v) => {
+    if (Array.isArray(v)) return listWords(v.map(arg));
+    if (v && typeof v === "object") return "money" in v ? money(v.money) : say(v);
+    return v;
+  };
+  const args = Object.fromEntries(Object.entries(item.args || {}).map(([k, v]) => [k, arg(v)]));
+  return t(item.key, args);
 }
+
+// A ready-made button's label ({command, label, args} from the server).
+export const buttonLabel = (b) => say({ key: b.label, args: b.args });
 
 // "Round 2 of 8 · Hold-up · Paused": the header line of every page.
 export function statusLine(state) {
   if (!state.game) return t("ui.no_game_short");
-  const parts = [t("ui.round_of", { round: state.round, rounds: 8 }), stepName(state.phase)];
+  const parts = [t("ui.round_of", { round: state.round, rounds: state.rounds }), stepName(state.phase)];
   if (state.stage && state.stage.name !== "idle") parts.push(t(`stage.${state.stage.name}`));
   if (state.paused) parts.push(t("ui.paused"));
   return parts.join(" · ");
 }
 
-// What the table waits for, in words, from the public snapshot.
+// What the table waits for, in words: the server's `waiting`, and who must lie down.
 export function waitingText(state) {
-  if (!state.game) return "";
-  const living = state.players.filter((p) => p.alive);
-  const names = (ps) => listWords(ps.map((p) => p.name));
-  const lying = state.phase === "over" ? [] : living.filter((p) => p.lay_down);
-  const nudge = lying.length ? ` ${t("wait.lay_down", { names: names(lying) })}` : "";
-  let text;
-  switch (state.phase) {
-    case "choose": text = t("wait.choose", { names: names(living.filter((p) => !p.chosen)) }); break;
-    case "holdup": {
-      const left = living.filter((p) => !p.aimed);
-      text = left.length ? t("wait.holdup", { names: names(left) }) : t("wait.swap");
-      break;
-    }
-    case "privilege": text = t(state.stage?.name === "reaim" ? "wait.reaim" : "wait.privilege", { godfather: state.godfather }); break;
-    case "courage": {
-      const left = living.filter((p) => p.down === null);
-      text = left.length ? t("wait.courage", { names: names(left) }) : t("wait.smart");
-      break;
-    }
-    case "split": text = state.split?.turn ? t("wait.split", { player: state.split.turn }) : t("wait.junk"); break;
-    case "loot": {
-      const entering = state.modes?.loot === "physical" && !state.table?.loot?.length;
-      text = t(entering ? "wait.deal" : "wait.loot");
-      break;
-    }
-    default: text = t(`wait.${state.phase}`);
-  }
-  return text + nudge;
+  const w = state.waiting;
+  if (!w) return "";
+  return w.lay_down ? `${say(w)} ${say(w.lay_down)}` : say(w);
 }
