@@ -8,6 +8,7 @@ from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion.dashboard import WEB_DIR
+from companion.dashboard.calibrate import calibrate_blueprint
 from companion.dashboard.hub import EventHub
 from companion.dashboard.pages import pages_blueprint
 from companion.dashboard.settings import DashboardSettings
@@ -44,6 +45,7 @@ def create_app(table: Table, settings: DashboardSettings | None = None) -> Flask
     app.register_blueprint(api_blueprint(table))
     app.register_blueprint(streams_blueprint(table, hub))
     app.register_blueprint(pages_blueprint(table, settings))
+    app.register_blueprint(calibrate_blueprint(table, settings))
     if table.simulator is not None:
         app.register_blueprint(sim_blueprint(table.simulator))
 

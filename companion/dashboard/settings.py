@@ -1,4 +1,5 @@
-"""The `dashboard:` config section: where the tablet's web server listens and how."""
+"""The `dashboard:` config section: where the tablet's web server listens and how, and the
+real table's top (for the seating check before a game)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,18 @@ import re
 from dataclasses import dataclass
 
 from companion.config import Node
+from companion.sensors.settings import SEATING
 
 HOST = re.compile(r"[0-9A-Za-z.:\-\[\]]{1,64}")
+
+
+@dataclass(frozen=True)
+class TableTop:
+    """The table the players sit round: what the seating check (tablesim.advice) models."""
+
+    shape: str  # round | rect
+    size_m: float  # the diameter, or the long side
+    seating: str | None = None  # rect: players per side, long sides first ("3+3+1+1")
 
 
 @dataclass(frozen=True)
@@ -18,6 +29,7 @@ class DashboardSettings:
     secret_key: str | None = None  # None: random per start (sessions end with a restart)
     public_url: str | None = None  # base of the phone links in QR codes; None: from the request
     keepalive_s: float = 15.0
+    table: TableTop | None = None  # None: the simulated table's, else no seating check
 
 
 def parse(node: Node) -> DashboardSettings:
@@ -28,6 +40,18 @@ def parse(node: Node) -> DashboardSettings:
         secret_key=node.str("secret_key", None),
         public_url=node.str("public_url", None, pattern=re.compile(r"https?://\S+")),
         keepalive_s=node.number("keepalive_s", 15.0, lo=1, hi=300),
+        table=_table(node) if "table" in node else None,
     )
     node.done()
     return settings
+
+
+def _table(node: Node) -> TableTop:
+    t = node.section("table")
+    shape = t.str("shape", choices=("round", "rect"))
+    top = TableTop(shape, t.number("size_m", lo=0.5, hi=3.0),
+                   t.str("seating", None, pattern=SEATING))
+    if top.seating is not None and shape != "rect":
+        raise t.error("seating", "only for shape: rect")
+    t.done()
+    return top

@@ -51,8 +51,10 @@ class RefereeLink:
         self._game: int | None = None
 
     def start(self) -> None:
-        for pattern in ("gun/+/aim", "gun/+/raised", "standee/+/posture"):
+        for pattern in ("gun/+/aim", "gun/+/raised", "gun/+/lock", "standee/+/posture",
+                        "hub/seen"):
             self.bus.subscribe(f"{self.topics.base}/{pattern}", self._on_fact)
+        self.bus.subscribe(f"{self.topics.base}/device/+/info", self._on_device)
         self.bus.on_connect(self._on_connect)
         self.table.subscribe(self._on_change)
         if self.bus.connected.is_set():
@@ -66,6 +68,12 @@ class RefereeLink:
             log.warning("sensor message dropped: %s", e)
             return
         self.table.on_fact(fact)
+
+    def _on_device(self, _topic: str, payload: bytes) -> None:
+        """A hub's slot schedule: the order of the masks in `hub/seen`."""
+        schedule = hub_schedule(payload)
+        if schedule is not None:
+            self.table.readings.matrix.schedule(*schedule)
 
     def _on_connect(self) -> None:
         self.bus.publish(f"{self.topics.base}/referee/status", ONLINE, retain=True)
@@ -98,6 +106,21 @@ class RefereeLink:
     def _discovery(self) -> None:
         for topic, config in discovery(self.table.name, self.topics.base, self.prefix).items():
             self.bus.publish(topic, json.dumps(config), retain=True)
+
+
+def hub_schedule(payload: bytes) -> tuple[tuple[int, ...], int] | None:
+    """(seats in slot order, slot_us) from a hub's device info; None for anything else."""
+    try:
+        info = json.loads(payload)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(info, dict) or info.get("kind") != "hub":
+        return None
+    seats, slot_us = info.get("seats"), info.get("slot_us")
+    ok = (isinstance(seats, list) and 1 <= len(seats) <= 8 and len(set(seats)) == len(seats)
+          and all(type(s) is int and 1 <= s <= 8 for s in seats)
+          and type(slot_us) is int and 1000 <= slot_us <= 50_000)
+    return (tuple(seats), slot_us) if ok else None
 
 
 def discovery(table: str, base: str, prefix: str) -> dict[str, dict[str, Any]]:

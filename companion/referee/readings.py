@@ -1,13 +1,72 @@
-"""What the referee knows of each seat's sensors: every fact by source time, and overrides."""
+"""What the referee knows of each seat's sensors: every fact by source time, and overrides;
+and who sees whom, from the hub's per-round looks (calibration, the IR matrix)."""
 
 from __future__ import annotations
 
+import threading
+from collections import deque
 from typing import Any
 
 from companion.referee.timing import Track
 from companion.sensors.facts import Fact
 
-KINDS = ("aim", "raised", "posture")
+KINDS = ("aim", "raised", "posture")  # what the tablet may override
+MATRIX_MS = 1000.0  # the visibility matrix is the share of the looks in this long
+MAX_LOOKS = 400  # a round is at least 3 ms (2 slots of 1500 µs): a second holds fewer
+SEES = 0.9  # a gun sees a badge exactly: in this share of the looks, ...
+STRAY = 0.05  # ... and no other badge in more than this share
+
+
+class VisibilityMatrix:
+    """The last second of the hub's looks: for each gun (row) and badge (column), the share
+    of the rounds in which the gun saw the badge. Rounds the hub did not report saw
+    nothing, so the share counts every round of the window, from the hub's schedule (its
+    device info); before that is known, the seats are taken as 1..N and the share is of
+    the rounds reported. Its own lock: the dashboard reads it while facts arrive."""
+
+    def __init__(self) -> None:
+        self._looks: deque[tuple[float, tuple[int, ...]]] = deque(maxlen=MAX_LOOKS)
+        self._lock = threading.Lock()
+        self.seats: tuple[int, ...] = ()
+        self.round_ms: float | None = None
+
+    def schedule(self, seats: tuple[int, ...], slot_us: int) -> None:
+        """The hub's slots in force: its seats in slot order, and the slot length."""
+        with self._lock:
+            if seats != self.seats:
+                self._looks.clear()  # masks in another slot order
+            self.seats, self.round_ms = seats, (len(seats) + 1) * slot_us / 1000
+
+    def add(self, t_ms: float, masks: tuple[int, ...]) -> None:
+        with self._lock:
+            if len(masks) != len(self.seats):
+                if self.round_ms is not None:
+                    return  # not the schedule the hub announced: wait for its new info
+                self.seats = tuple(range(1, len(masks) + 1))
+                self._looks.clear()
+            self._looks.append((t_ms, masks))
+
+    def shares(self, now_ms: float) -> dict[str, Any]:
+        """`seats`, `looks` (rounds in the window), `shares[row][col]` (0..1) and `sees`:
+        per gun, the one badge it sees exactly (None when none or more)."""
+        with self._lock:
+            seats, round_ms = self.seats, self.round_ms
+            recent = [m for t, m in self._looks if now_ms - MATRIX_MS < t <= now_ms]
+        looks = round(MATRIX_MS / round_ms) if round_ms else len(recent)
+        counts = [[0] * len(seats) for _ in seats]
+        for masks in recent:
+            for row, mask in enumerate(masks):
+                for col, badge in enumerate(seats):
+                    counts[row][col] += mask >> (badge - 1) & 1
+        shares = [[min(1.0, c / looks) if looks else 0.0 for c in row] for row in counts]
+        sees: dict[int, int | None] = {}
+        for gun, row in zip(seats, shares, strict=True):
+            best = max(range(len(seats)), key=row.__getitem__, default=None)
+            exact = best is not None and row[best] >= SEES and all(
+                s <= STRAY for col, s in enumerate(row) if col != best)
+            sees[gun] = seats[best] if exact and best is not None else None
+        return {"seats": list(seats), "window_ms": MATRIX_MS, "looks": looks,
+                "shares": [[round(s, 3) for s in row] for row in shares], "sees": sees}
 
 
 class Readings:
@@ -17,12 +76,20 @@ class Readings:
     def __init__(self) -> None:
         self._tracks: dict[tuple[int, str], Track] = {}
         self._overrides: dict[tuple[int, str], Any] = {}
+        self.matrix = VisibilityMatrix()
+        self.locks: dict[int, int] = {}  # each gun's lock indicator now (0 off: silent)
 
     def add(self, fact: Fact) -> None:
+        if fact.kind == "seen":
+            self.matrix.add(fact.t_ms, fact.value)
+            return
+        if fact.kind == "lock":  # what the aimer sees now; a countdown never reads it
+            self.locks[fact.seat] = fact.value
+            return
         key = (fact.seat, fact.kind)
         track = self._tracks.get(key)
         if track is None:
-            track = self._tracks[key] = Track(None if fact.kind == "aim" else _DEFAULT[fact.kind])
+            track = self._tracks[key] = Track(_DEFAULT[fact.kind])
         track.add(fact.t_ms, fact.value)
 
     def override(self, seat: int, kind: str, value: Any) -> None:

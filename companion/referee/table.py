@@ -138,6 +138,8 @@ class Table:
     def on_fact(self, fact: Fact) -> None:
         with self._lock:
             self.readings.add(fact)
+            if fact.kind == "seen":
+                return  # a round's looks, dozens a second: the matrix is read, not pushed
             if fact.kind == "posture" and fact.value == "down" and self.game:
                 name = self.game.player_at.get(fact.seat)
                 if name in self.lay_down and fact.t_ms >= self.lay_down[name]:
@@ -366,6 +368,7 @@ class Table:
                 sensors={seat: {"aim": r.now(seat, "aim", now),
                                 "raised": r.now(seat, "raised", now),
                                 "posture": r.now(seat, "posture", now),
+                                "lock": r.locks.get(seat, 0),
                                 "manual": r.manual(seat)} for seat in seats},
                 lay_down=frozenset(self.lay_down), ambiguous=dict(self.ambiguous),
                 names=dict(self.settings.names),

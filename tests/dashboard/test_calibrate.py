@@ -1,0 +1,117 @@
+"""Calibration: the IR matrix behind the PIN, the seating check, and /calibrate walking a
+gun through its steps while the simulated table aims it, in Chromium."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.clock import SYSTEM_CLOCK
+from companion.config import ConfigError, parse
+from companion.dashboard.app import create_app
+from companion.dashboard.calibrate import parse_seats, seating_report
+from companion.dashboard.settings import DashboardSettings, TableTop
+from companion.referee.journal import Journal
+from companion.referee.settings import RefereeSettings
+from companion.referee.table import Table
+from companion.sensors.facts import Fact
+
+PIN = "1357"
+
+
+@pytest.fixture
+def table(tmp_path):
+    t = Table("unit", RefereeSettings(pin=PIN), Journal(tmp_path / "j.sqlite3"), SYSTEM_CLOCK)
+    yield t
+    t.journal.close()
+
+
+def client_of(referee, **settings):
+    return create_app(referee, DashboardSettings(**settings)).test_client()
+
+
+def test_the_matrix_and_the_seating_check_need_the_pin(table):
+    client = client_of(table, table=TableTop("round", 1.2))
+    assert client.get("/api/ir-matrix").status_code == 401
+    assert client.get("/api/ir-matrix").json["error"].startswith("the table PIN is needed")
+    assert client.get("/api/seating?seats=1,2,3,4").status_code == 401
+    assert b'id="login"' in client.get("/calibrate").data
+    assert client.post("/api/login", json={"pin": PIN}).status_code == 200
+    assert b'id="matrix"' in client.get("/calibrate").data
+    table.readings.matrix.schedule((1, 2, 3), 2000)
+    now = SYSTEM_CLOCK.now_ms()
+    for k in range(125):  # a second of gun 1 on seat 3, 8 ms rounds
+        table.on_fact(Fact("seen", 0, (0b100, 0, 0), now - 8 * k, "hub"))
+    table.on_fact(Fact("lock", 1, 1, now, "hub"))
+    m = client.get("/api/ir-matrix").json
+    assert m["seats"] == [1, 2, 3] and m["shares"][0] == [0.0, 0.0, 1.0]
+    assert m["sees"] == {"1": 3, "2": None, "3": None} and m["locks"] == {"1": 1, "2": 0, "3": 0}
+    assert client.get("/api/seating").json["seats"] == [1, 2, 3]  # the hub's seats
+    assert client.get("/api/seating?seats=1,1,2").status_code == 400
+    assert client.get("/api/seating?seats=1,2,3,4").json["warnings"] == []
+
+
+def test_a_table_without_a_known_top_has_no_seating_check(table):
+    client = client_of(table)
+    client.post("/api/login", json={"pin": PIN})
+    assert client.get("/api/seating?seats=1,2,3,4").json == {
+        "table": None, "seats": [1, 2, 3, 4], "warnings": []}
+
+
+def test_eight_players_in_two_rows_are_told_to_use_the_ends():
+    report = seating_report(TableTop("rect", 1.6), [1, 2, 3, 4, 5, 6, 7, 8])
+    assert report["suggestion"] == {"shape": "rect", "seating": "3+3+1+1"}
+    first = report["warnings"][0]
+    assert first["gun"] == 1 and first["targets"] == [3, 4] and first["separation_deg"] < 16.5
+    # the same table with the seating it suggests: nothing to say
+    assert seating_report(TableTop("rect", 1.6, "3+3+1+1"), list(range(1, 9)))["warnings"] == []
+    # players at seats 2, 4, 5, 7 sit in the table's places 1..4, in seat order
+    assert seating_report(TableTop("round", 1.2), [2, 4, 5, 7])["seats"] == [2, 4, 5, 7]
+
+
+def test_seats_and_the_table_top_are_checked():
+    assert parse_seats("3,1,2") == [1, 2, 3]
+    for bad in ("1", "1,9", "a,b", "1,,2", "1,2,2"):
+        assert parse_seats(bad) is None
+    config = parse("dashboard: {table: {shape: rect, size_m: 1.6, seating: 3+3+1+1}}")
+    assert config["dashboard"].table == TableTop("rect", 1.6, "3+3+1+1")
+    with pytest.raises(ConfigError, match="only for shape: rect"):
+        parse("dashboard: {table: {shape: round, size_m: 1.2, seating: 3+3}}")
+
+
+def test_calibrate_walks_a_gun_through_its_players_and_turns_its_row_green(
+        live, open_page, screenshot):
+    page = open_page("/calibrate")
+    page.fill("#pin", "2468")
+    page.click("button[type=submit]")
+    step = page.locator("#cal-step")
+    expect(step).to_have_attribute("data-gun", "1")
+    row = page.locator('#matrix tr[data-gun="1"]')
+    expect(row).to_have_attribute("data-done", "no")
+    expect(page.locator('#seating li')).to_have_text(
+        "This table lets every gun tell these 6 players apart.")
+    for target in (2, 3, 4, 5, 6):
+        expect(step).to_have_attribute("data-target", str(target))
+        expect(step).to_contain_text(f"point gun 1 at the player at seat {target}")
+        live.table.simulator.aim(1, target)
+        cell = row.locator(f'td[data-badge="{target}"]')
+        expect(cell).to_have_class(re.compile(r"\bpassed\b"))  # the step passed: it moved on
+    expect(row).to_have_attribute("data-done", "yes")
+    expect(row.locator("td.status")).to_have_text("✓ all passed")
+    expect(row.locator(".lock-led")).to_have_attribute("data-lock", "1")  # holding seat 6
+    expect(row.locator('td[data-badge="6"]')).to_have_attribute(
+        "aria-label", "gun 1 saw seat 6 in 100% of the looks")
+    expect(step).to_have_attribute("data-gun", "2")
+    expect(page.locator('#matrix tr[data-gun="2"]')).to_have_attribute("data-done", "no")
+    expect(page.locator("#matrix")).to_have_attribute("data-all-done", "no")
+    screenshot(page, "calibrate-tablet")
+
+
+def test_calibrate_speaks_every_language(live, open_page):
+    page = open_page("/calibrate?lang=de", lang="de")
+    page.fill("#pin", "2468")
+    page.click("button[type=submit]")
+    expect(page.locator("#cal-step")).to_contain_text("Schritt 1 von 30")
+    expect(page.locator("#matrix thead th").nth(1)).to_have_text("Platz 1")
