@@ -67,7 +67,11 @@ class TableModel:
             cos_edge = self._cos_edge
             optics = self.optics
             for gun, ways in self._pairs[beacon_seat]:
-                az, el = self._hands[gun].at(t_ms)
+                hand = self._hands[gun]
+                rest = hand.moves[-1]
+                if rest.t1 <= t_ms and rest.el1 <= TILT_EL:
+                    continue  # at rest, lowered: it points at the floor (and costs nothing)
+                az, el = hand.at(t_ms)
                 az, el = math.radians(az), math.radians(el)
                 ce = math.cos(el)
                 fx, lx, up = ce * math.cos(az), ce * math.sin(az), math.sin(el)
@@ -139,10 +143,6 @@ class TableModel:
         target = self._last.get(gun) or self.seats[(self.seats.index(gun) + len(self.seats)
                                                     // 2) % len(self.seats)]
         return self.intent(gun, "hold", target)
-
-    def moving(self, t_ms: float) -> bool:
-        """Whether some hand has a move under way at t_ms, or planned after it."""
-        return any(p.moves[-1].t1 > t_ms for p in self._hands.values())
 
     def raised(self, gun: int) -> bool:
         """What the gun's tilt sensor says now."""

@@ -23,7 +23,7 @@ def looks(matrix: VisibilityMatrix, start_ms: float, rounds: int, masks: tuple[i
 
 def test_the_lock_is_kept_per_gun_and_shown_with_the_seats_sensors():
     port = LocalPort()
-    port.command({"type": "new_game", "version": 0, "players": NAMES8[:4], "powers": "none"})
+    port.do("new_game", players=NAMES8[:4], powers="none")
     port.fact("lock", 2, 1)
     port.fact("lock", 3, 2)
     sensors = {p["seat"]: p["sensors"] for p in port.table.public_state()["players"]}

@@ -8,8 +8,7 @@ goes back to the model, so a simulated hand sees its lock LED as a player would.
 
 The scheduler polls it (`poll`, `next_deadline`): each poll runs the slots due since the
 last one, reads the host's commands and writes the lines, so rounds run in batches of
-`BATCH_MS` (the lines' board times stay exact), or of `IDLE_BATCH_MS` while every gun is
-down: then only heartbeats are due, and a gun raised meanwhile is caught up slot by slot.
+`BATCH_MS` (the lines' board times stay exact).
 """
 
 from __future__ import annotations
@@ -22,7 +21,6 @@ from companion.sensors.sim.pty import PtyPort
 from companion.wire import hubcore
 
 BATCH_MS = 20.0
-IDLE_BATCH_MS = 100.0  # the heartbeat's period: nothing else to say while no gun is up
 MAX_BEHIND_MS = 2000.0  # a clock that jumped further: the slots in between ran late
 
 
@@ -72,8 +70,7 @@ class SimHub:
 
     # -- the scheduler's interface
     def next_deadline(self) -> float:
-        idle = not self._tilt_mask() and not self.model.moving(self._polled)
-        return self._polled + (IDLE_BATCH_MS if idle else BATCH_MS)
+        return self._polled + BATCH_MS
 
     def poll(self, now_ms: float) -> None:
         self._polled = now_ms
