@@ -4,7 +4,7 @@ Each contender checks the same small shape (a new game's setup) in a fresh inter
 has already imported PyYAML (the companion always has). Printed: the median wall time of
 `import + define the schema + validate one setup` over N runs, and the process's peak RSS.
 
-    python bench/validation_libs.py [N]     # needs msgspec and pydantic importable to time them
+    PYTHONPATH=. python bench/validation_libs.py [N]   # msgspec, pydantic importable to time them
 """
 
 from __future__ import annotations
@@ -21,9 +21,13 @@ REPORT = "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
 
 CONTENDERS = {
     "baseline (python + yaml)": "",
+    "companion.rules (imported anyway)": "import companion.rules\n",
     "own (companion.schema)": f"""
-from companion import schema
-schema.check_setup_json({SETUP})
+from companion.schema import Checker, JsonDoc
+d = {SETUP}
+c = Checker(JsonDoc(d))
+c.names = c.players(d["players"], ("players",))
+c.powers(d["powers"]), c.seed(d["seed"]), c.mode(d["cards"], ("cards",), "cards mode")
 """,
     "msgspec": f"""
 import msgspec
