@@ -97,7 +97,7 @@ class Checker:
         if value not in allowed:
             raise self.fail(path, f"unknown {what} {value!r} (expected one of: "
                             f"{', '.join(allowed)})")
-        return value  # type: ignore[no-any-return]  # one of `allowed`: a str
+        return value  # one of `allowed`: a str
 
     def player(self, value: Any, path: Path_, nullable: bool = False) -> str | None:
         if value is None and nullable:

@@ -39,8 +39,8 @@ def _check(check: Checker, cmd: dict[str, Any]) -> dict[str, Any]:
     assert isinstance(players, list)  # checked by players()
     seats: dict[str, int] = {}
     for i, (name, p) in enumerate(zip(names, players, strict=True)):
-        seat = p.get("seat") if isinstance(p, dict) else i + 1
-        check.integer(seat, ("players", i, "seat"), 1, 8)
+        seat = check.integer(p.get("seat") if isinstance(p, dict) else i + 1,
+                             ("players", i, "seat"), 1, 8)
         if seat in seats.values():
             raise check.fail(("players", i, "seat"), f"seat {seat} is given twice")
         seats[name] = seat

@@ -80,7 +80,8 @@ def fact_from_message(topic_name: str, payload: bytes) -> Fact:
         value = tuple(value)
     _check_value(kind, value, f"{topic_name}: {key}")
     device = data.get("device", "?")
-    return Fact(kind, seat, value, float(t), device if isinstance(device, str) else "?")
+    return Fact(kind, seat, value, float(t),  # type: ignore[arg-type]  # kind: TOPIC's
+                device if isinstance(device, str) else "?")
 
 
 def _no_constant(name: str) -> None:

@@ -187,7 +187,7 @@ def _board(node: Node, filters: Filters) -> BoardSettings:
         raise node.error("port", "give exactly one of `port` (a path) or `usb` (VID:PID)")
     usb = None
     if usb_text is not None:
-        vid, pid = USB_ID.fullmatch(usb_text).groups()
+        vid, pid = USB_ID.fullmatch(usb_text).groups()  # type: ignore[union-attr]  # text()
         usb = (int(vid, 16), int(pid, 16))
     slots = node.section("slots")
     slot_seats = tuple(slots.int_list("seats", lo=1, hi=MAX_SEAT))
