@@ -75,7 +75,8 @@ def main() -> None:
         rss = statistics.median(r[1] for r in runs) / 1024
         if not code:
             base_t, base_rss = t, rss
-        print(f"{name:28} {t:7.1f} ms (+{t - base_t:5.1f})   {rss:6.1f} MiB (+{rss - base_rss:4.1f})")
+        print(f"{name:28} {t:7.1f} ms (+{t - base_t:5.1f})   "
+              f"{rss:6.1f} MiB (+{rss - base_rss:4.1f})")
 
 
 if __name__ == "__main__":
