@@ -16,13 +16,22 @@ import yaml
 Path_ = tuple[str | int, ...]
 
 
-class YamlError(ValueError):
+class FieldError(ValueError):
+    """Data that is not what it should be: `key: what is wrong` (JSON: the field path)."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(f"{key}: {message}" if key else message)
+        self.key, self.message = key, message
+
+
+class YamlError(FieldError):
     """A file that is not what it should be: `file:line: key: what is wrong`."""
 
     def __init__(self, file: str, line: int | None, key: str, message: str) -> None:
+        super().__init__(key, message)
         where = f"{file}:{line}" if line else file
-        super().__init__(f"{where}: {key}: {message}" if key else f"{where}: {message}")
-        self.file, self.line, self.key, self.message = file, line, key, message
+        self.args = (f"{where}: {key}: {message}" if key else f"{where}: {message}",)
+        self.file, self.line = file, line
 
 
 class LineMap(dict):

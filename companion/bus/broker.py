@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from typing import Any
 
 log = logging.getLogger(__name__)
 
@@ -20,7 +21,7 @@ class EmbeddedBroker:
     def __init__(self, port: int = 1883, host: str = LOOPBACK) -> None:
         self.host, self.port = host, port
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._broker = None
+        self._broker: Any = None
         self._thread: threading.Thread | None = None
         self._started = threading.Event()
         self._error: BaseException | None = None

@@ -12,6 +12,7 @@ import logging
 import socket
 import threading
 from collections.abc import Callable
+from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -94,7 +95,7 @@ class BusClient:
     def _guard(self, handler: Handler) -> Callable:
         def on_message(_client: mqtt.Client, _userdata: object, msg: mqtt.MQTTMessage) -> None:
             try:
-                handler(msg.topic, msg.payload)
+                handler(msg.topic, msg.payload)  # type: ignore[arg-type]  # bytes in practice
             except Exception:
                 self.handler_errors += 1
                 log.exception("handler for %s failed; message dropped", msg.topic)
@@ -133,7 +134,7 @@ class BusClient:
 
 
 def _set_nodelay(_client: mqtt.Client, _userdata: object, sock: object) -> None:
-    raw = getattr(sock, "socket", None) or sock  # TLS and WebSocket wrappers hold the socket
+    raw: Any = getattr(sock, "socket", None) or sock  # TLS and WebSocket wrappers hold the socket
     try:
         raw.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     except (OSError, AttributeError):

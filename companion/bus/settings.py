@@ -34,11 +34,11 @@ def parse(node: Node) -> MqttSettings:
     embedded one: its connection is loopback in the same process and cannot drop alone,
     and QoS 1 halves what the in-process broker can carry.
     """
-    keepalive = node.int("keepalive", 10, lo=2, hi=600)
-    url = node.str("url", None)
-    qos = node.int("qos", 1 if url else 0, lo=0, hi=1)
+    keepalive = node.integer("keepalive", 10, lo=2, hi=600)
+    url = node.text("url", None)
+    qos = node.integer("qos", 1 if url else 0, lo=0, hi=1)
     if url is None:
-        port = node.int("embedded_port", 1883, lo=0, hi=65535)
+        port = node.integer("embedded_port", 1883, lo=0, hi=65535)
         node.done()
         return MqttSettings(port=port, keepalive=keepalive, qos=qos)
     parts = urlsplit(url)
@@ -48,9 +48,9 @@ def parse(node: Node) -> MqttSettings:
         port = parts.port or DEFAULT_PORTS[parts.scheme]
     except ValueError:
         raise node.error("url", f"has a bad port: {url!r}") from None
-    username = node.str("username", unquote(parts.username) if parts.username else None)
-    password = node.str("password", unquote(parts.password) if parts.password else None)
-    ca_file = node.str("ca_file", None)
+    username = node.text("username", unquote(parts.username) if parts.username else None)
+    password = node.text("password", unquote(parts.password) if parts.password else None)
+    ca_file = node.text("ca_file", None)
     if ca_file is not None and parts.scheme != "mqtts":
         raise node.error("ca_file", "only applies to an mqtts:// url")
     node.done()

@@ -41,17 +41,17 @@ def parse(node: Node) -> RefereeSettings:
         raise node.error("pin", "must be 4 to 8 digits, quoted (e.g. \"2468\")")
     names: dict[int, str] = {}
     for seat_node in node.items("seats"):
-        seat = seat_node.int("seat", lo=1, hi=8)
+        seat = seat_node.integer("seat", lo=1, hi=8)
         if seat in names:
             raise seat_node.error("seat", f"seat {seat} is listed twice")
-        names[seat] = seat_node.str("name", pattern=NAME)
+        names[seat] = seat_node.text("name", pattern=NAME)
         seat_node.done()
     return RefereeSettings(
         timing=timing,
         pin=pin,
-        journal=Path(node.str("journal", "var/journal.sqlite3")),
+        journal=Path(node.text("journal", "var/journal.sqlite3")),
         names=names,
-        buzzer_pin=node.int("buzzer_pin", None, lo=0, hi=27),
-        home_assistant=node.bool("home_assistant", False),
-        discovery_prefix=node.str("discovery_prefix", "homeassistant"),
+        buzzer_pin=node.integer("buzzer_pin", None, lo=0, hi=27),
+        home_assistant=node.flag("home_assistant", False),
+        discovery_prefix=node.text("discovery_prefix", "homeassistant"),
     )

@@ -26,9 +26,9 @@ from companion.referee.settings import RefereeSettings
 from companion.referee.setup import check_setup
 from companion.referee.stage import Sensed, Stage
 from companion.rules import Action, RuleError, apply_in_place, legal_actions, new_game
-from companion.scenario.load import parse_action
+from companion.schema import parse_action, reading_problem
 from companion.sensors.facts import Fact
-from companion.yamlfile import YamlError
+from companion.yamlfile import FieldError
 
 Listener = Callable[[int], None]
 VERSIONS_PER_BOOT = 1_000_000  # more changes than a table makes between two starts
@@ -203,7 +203,7 @@ class Table:
         try:
             action = parse_action(cmd.get("action"), tuple(game.state.index),
                                   game.state.physical, "action")
-        except YamlError as e:
+        except FieldError as e:
             raise CommandError(400, str(e)) from None
         source = "tablet"
         if not auth.control:
@@ -266,12 +266,9 @@ class Table:
             self.readings.clear(seat, fact)
         else:
             value = cmd.get("value")
-            ok = {"aim": value is None or (isinstance(value, int) and not isinstance(value, bool)
-                                           and 1 <= value <= 8 and value != seat),
-                  "raised": isinstance(value, bool),
-                  "posture": value in ("up", "down")}[fact]
-            if not ok:
-                raise CommandError(400, f"value: not a reading for {fact}: {value!r}")
+            problem = reading_problem(fact, seat, value)  # the sensor fact's schema
+            if problem:
+                raise CommandError(400, f"value: not a reading for {fact}: {problem}")
             self.readings.override(seat, fact, value)
         self._changed(game=True)
 

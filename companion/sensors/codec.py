@@ -1,22 +1,22 @@
 """The one codec of the sensor wire: a Fact to its MQTT topic and JSON payload, and back.
 
 The bridge encodes with it and the referee decodes with it, so both sides check the same
-schema: known kinds, seats 1..8, finite times in a sane range, values of the right type
-and range (no NaN, no booleans posing as numbers). Layout and examples: docs/MQTT.md.
+schema, the sensor fact's in companion.schema: known kinds, seats 1..8, finite times in a
+sane range, values of the right type and range (no NaN, no booleans posing as numbers).
+Layout and examples: docs/MQTT.md.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import re
 from typing import Any
 
+from companion import schema
 from companion.bus.topics import Topics
 from companion.sensors.facts import Fact
 
-MAX_SEAT = 8
-MAX_T_MS = 2.0**53  # a time beyond this has lost its millisecond precision
+MAX_SEAT = schema.MAX_SEAT
 RETAINED = frozenset({"aim", "raised", "posture"})  # state; `lock` and `seen` are events
 VALUE_KEYS = {"aim": "target", "raised": "raised", "posture": "posture", "lock": "lock",
               "seen": "masks"}
@@ -80,7 +80,8 @@ def fact_from_message(topic_name: str, payload: bytes) -> Fact:
         value = tuple(value)
     _check_value(kind, value, f"{topic_name}: {key}")
     device = data.get("device", "?")
-    return Fact(kind, seat, value, float(t), device if isinstance(device, str) else "?")
+    return Fact(kind, seat, value, float(t),  # type: ignore[arg-type]  # kind: TOPIC's
+                device if isinstance(device, str) else "?")
 
 
 def _no_constant(name: str) -> None:
@@ -88,35 +89,19 @@ def _no_constant(name: str) -> None:
 
 
 def _check_seat(kind: str, seat: object, where: str) -> None:
-    ok = seat == 0 if kind == "seen" else type(seat) is int and 1 <= seat <= MAX_SEAT
-    if not ok:
-        raise CodecError(f"{where}: bad seat {seat!r}")
+    problem = schema.seat_problem(kind, seat)
+    if problem:
+        raise CodecError(f"{where}: {problem}")
 
 
 def _check_t(t: object, where: str) -> None:
-    if not isinstance(t, float | int) or not (math.isfinite(t) and 0 <= t < MAX_T_MS):
-        raise CodecError(f"{where}: t (the time it happened, ms) {t!r} is not a sane time")
-
-
-def _is_seat(v: object) -> bool:
-    return type(v) is int and 1 <= v <= MAX_SEAT
+    problem = schema.time_problem(t)
+    if problem:
+        raise CodecError(f"{where}: {problem}")
 
 
 def _check_value(kind: str, value: object, where: str) -> None:
-    if kind == "aim":
-        ok = value is None or _is_seat(value) or (
-            isinstance(value, tuple) and len(value) >= 2 and all(map(_is_seat, value))
-            and list(value) == sorted(set(value)))  # type: ignore[call-overload]
-    elif kind == "raised":
-        ok = isinstance(value, bool)
-    elif kind == "posture":
-        ok = value in ("up", "down")
-    elif kind == "lock":
-        ok = type(value) is int and value in (0, 1, 2)
-    elif kind == "seen":
-        ok = isinstance(value, tuple) and 1 <= len(value) <= MAX_SEAT and all(
-            type(m) is int and 0 <= m < 1 << MAX_SEAT for m in value)
-    else:
-        raise CodecError(f"{where}: unknown kind {kind!r}")
-    if not ok:
-        raise CodecError(f"{where} has a bad value {value!r}")
+    problem = schema.value_problem(kind, value)
+    if problem:
+        raise CodecError(f"{where} has a {problem}" if problem.startswith("bad value")
+                         else f"{where}: {problem}")

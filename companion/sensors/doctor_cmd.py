@@ -141,7 +141,7 @@ def report(config: Config, retained: dict[str, bytes], now_ms: float
     hub_seats: set[int] = set()
     for board in hubs:
         name = board if isinstance(board, str) else board.name
-        info = next((i for i in infos.values() if i.get("name") == name), None)
+        info = next((i for i in infos.values() if i.get("name") == name), None)  # type: ignore[arg-type]
         if info is None:
             where = board if isinstance(board, str) else (board.port or _usb(board.usb))
             missing.append(f"hub {name} ({where}): never answered (not plugged in, wrong "
@@ -228,7 +228,7 @@ def ir_matrix(config: Config, seconds: float = 1.0) -> int:
         from companion.sensors.facts import CallbackSink
 
         bridge = build_bridge(config, publish=False)
-        bridge.add_sink(CallbackSink(lambda f: f.kind == "seen" and seen.append(f),
+        bridge.add_sink(CallbackSink(lambda f: f.kind == "seen" and seen.append(f),  # type: ignore[arg-type, func-returns-value]
                                      lambda i: on_message(f"x/{i.device}/info", json.dumps(
                                          {"device": i.device, "seats": list(i.seats),
                                           "slot_us": i.slot_us}).encode())))
@@ -254,7 +254,7 @@ def matrix_lines(seats: tuple[int, ...], slot_us: int, seen: list[Fact],
     for fact in seen:
         for gun, mask in zip(seats, fact.value, strict=False):  # type: ignore[arg-type]
             for badge in seats:
-                counts[gun, badge] += mask >> (badge - 1) & 1
+                counts[gun, badge] += mask >> (badge - 1) & 1  # type: ignore[operator]
     head = "gun\\badge " + "".join(f"{b:>5}" for b in seats)
     rows = [f"{gun:>10} " + "".join(_cell(counts[gun, b] / looks) for b in seats)
             for gun in seats]

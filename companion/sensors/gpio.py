@@ -84,7 +84,8 @@ class GpioBackend:
         dev = self.devices[(kind, p.seat)]
 
         def emit(active: bool, t_ms: float) -> None:
-            self.sink.fact(Fact(kind, p.seat, value_of(active), t_ms, DEVICE))
+            self.sink.fact(Fact(kind, p.seat, value_of(active), t_ms,  # type: ignore[arg-type]
+                                DEVICE))
 
         deb = Debouncer(p.debounce_ms, emit)
         self.scheduler.add(deb)

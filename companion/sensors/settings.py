@@ -123,9 +123,9 @@ def _filters(node: Node) -> Filters:
 
 
 def _gpio(node: Node, filters: Filters) -> GpioSettings:
-    factory = node.str("pin_factory", "default", choices=PIN_FACTORIES)
+    factory = node.text("pin_factory", "default", choices=PIN_FACTORIES)
     pull_up = _pull_up(node, True)
-    active_high = node.bool("active_high", None)
+    active_high = node.flag("active_high", None)
     result = GpioSettings(
         pin_factory=factory,
         standees=tuple(_pin(p, pull_up, active_high, filters) for p in node.items("standees")),
@@ -137,9 +137,9 @@ def _gpio(node: Node, filters: Filters) -> GpioSettings:
 
 def _pull_up(node: Node, default: bool | None) -> bool | None:
     if "pull_up" in node and node.data["pull_up"] is None:
-        node.bool("pull_up", None)
+        node.flag("pull_up", None)
         return None  # `pull_up: null`: the circuit has its own resistor
-    return node.bool("pull_up", default)
+    return node.flag("pull_up", default)
 
 
 def _pin(node: Node, pull_up: bool | None, active_high: bool | None,
@@ -151,11 +151,11 @@ def _pin(node: Node, pull_up: bool | None, active_high: bool | None,
     ):
         raise node.error("pin", f"must be a GPIO number (0 to 53) or a name like GPIO17: {pin!r}")
     result = PinInput(
-        seat=node.int("seat", lo=1, hi=MAX_SEAT),
+        seat=node.integer("seat", lo=1, hi=MAX_SEAT),
         pin=pin,
         pull_up=_pull_up(node, pull_up),
-        active_high=node.bool("active_high", active_high),
-        invert=node.bool("invert", False),
+        active_high=node.flag("active_high", active_high),
+        invert=node.flag("invert", False),
         debounce_ms=node.number("debounce_ms", filters.debounce_ms, lo=0, hi=1000),
     )
     if result.pull_up is None and result.active_high is None:
@@ -171,7 +171,7 @@ def _slot_us(node: Node, key: str, default: int | None, seats: int,
              filters: Filters) -> int | None:
     """A slot length whose round ((seats + 1) slots, the dark one first) fits three times
     in the aim hold, so a hold spans at least three looks (companion/wire/aimrule.py)."""
-    slot_us = node.int(key, default, lo=SLOT_US[0], hi=SLOT_US[1])
+    slot_us = node.integer(key, default, lo=SLOT_US[0], hi=SLOT_US[1])
     if slot_us is not None and seats and not aimrule.round_fits(filters.hold_ms,
                                                                 (seats + 1) * slot_us):
         raise node.error(key, f"a round of {seats + 1} slots of {slot_us} us is "
@@ -181,13 +181,13 @@ def _slot_us(node: Node, key: str, default: int | None, seats: int,
 
 
 def _board(node: Node, filters: Filters) -> BoardSettings:
-    port = node.str("port", None)
-    usb_text = node.str("usb", None, pattern=USB_ID)
+    port = node.text("port", None)
+    usb_text = node.text("usb", None, pattern=USB_ID)
     if (port is None) == (usb_text is None):
         raise node.error("port", "give exactly one of `port` (a path) or `usb` (VID:PID)")
     usb = None
     if usb_text is not None:
-        vid, pid = USB_ID.fullmatch(usb_text).groups()
+        vid, pid = USB_ID.fullmatch(usb_text).groups()  # type: ignore[union-attr]  # text()
         usb = (int(vid, 16), int(pid, 16))
     slots = node.section("slots")
     slot_seats = tuple(slots.int_list("seats", lo=1, hi=MAX_SEAT))
@@ -198,12 +198,12 @@ def _board(node: Node, filters: Filters) -> BoardSettings:
     slots.done()
     default_name = re.sub(r"[^a-z0-9-]+", "-", (port or usb_text).lower()).strip("-")[-32:]
     result = BoardSettings(
-        name=node.str("name", default_name or "board", pattern=NAME),
+        name=node.text("name", default_name or "board", pattern=NAME),
         port=port,
         usb=usb,
-        serial_number=node.str("serial_number", None),
-        board_id=node.str("id", None, pattern=re.compile(r"[a-z0-9-]{1,16}")),
-        baud=node.int("baud", 115200, lo=300, hi=4_000_000),
+        serial_number=node.text("serial_number", None),
+        board_id=node.text("id", None, pattern=re.compile(r"[a-z0-9-]{1,16}")),
+        baud=node.integer("baud", 115200, lo=300, hi=4_000_000),
         slot_us=slot_us,
         slot_seats=slot_seats,
     )
@@ -217,10 +217,10 @@ def _sim(node: Node, filters: Filters) -> SimSettings:
     table, hand = node.section("table"), node.section("hand")
     if guns and guns != tuple(range(1, len(guns) + 1)):
         raise node.error("guns", "must be the seats 1 to N in order round the table")
-    shape = table.str("shape", d.shape, choices=("round", "rect"))
+    shape = table.text("shape", d.shape, choices=("round", "rect"))
     size_m = table.number("size_m", d.size_m, lo=0.5, hi=3.0)
     width_m = table.number("width_m", None, lo=0.4, hi=3.0)
-    seating = table.str("seating", None, pattern=SEATING)
+    seating = table.text("seating", None, pattern=SEATING)
     for key, value in (("width_m", width_m), ("seating", seating)):
         if value is not None and shape != "rect":
             raise table.error(key, "only for shape: rect")
@@ -232,10 +232,10 @@ def _sim(node: Node, filters: Filters) -> SimSettings:
         guns=guns, shape=shape, size_m=size_m, seating=seating, width_m=width_m,
         slot_us=_slot_us(node, "slot_us", d.slot_us, len(guns), filters) or d.slot_us,
         hand=HandSettings(offset_deg=hand.number("offset_deg", dh.offset_deg, lo=0, hi=20),
-                          feedback=hand.bool("feedback", dh.feedback),
-                          ideal=hand.bool("ideal", dh.ideal)),
-        seed=node.int("seed", d.seed, lo=0, hi=2**31),
-        link_dir=node.str("link_dir", None),
+                          feedback=hand.flag("feedback", dh.feedback),
+                          ideal=hand.flag("ideal", dh.ideal)),
+        seed=node.integer("seed", d.seed, lo=0, hi=2**31),
+        link_dir=node.text("link_dir", None),
     )
     hand.done()
     node.done()

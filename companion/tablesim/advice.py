@@ -38,7 +38,7 @@ def needed_separation(optics: Optics | None = None, hand: Hand | None = None) ->
 
 
 def _problems(table: Table, optics: Optics, need: float) -> list[tuple[int, tuple, float | None]]:
-    found = []
+    found: list[tuple[int, tuple, float | None]] = []
     ways = paths(optics, table)
     seats = [p.seat for p in table.places]
     for g in seats:

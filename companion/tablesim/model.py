@@ -103,8 +103,10 @@ class TableModel:
         aims = self._aims[gun] = [a for a in self._aims[gun] if a[0] < t]
         aims.append([t, None, t, None])
         if kind in ("hold", "swing", "between"):
+            assert target is not None, f"{kind} needs a target"
             aim = self.bearing(gun, target)
             if kind == "between":
+                assert other is not None, "between needs two targets"
                 aim2 = self.bearing(gun, other)
                 aim = ((aim[0] + aim2[0]) / 2, (aim[1] + aim2[1]) / 2)
             daz, delv = self.hand.draw_offset(self.rng, self.hand.offset_deg)
@@ -117,6 +119,7 @@ class TableModel:
                 self._last[gun] = target
             return end
         if kind == "sweep":
+            assert target is not None and other is not None, "sweep needs two targets"
             (a_az, a_el), (b_az, b_el) = self.bearing(gun, target), self.bearing(gun, other)
             span = math.hypot(b_az - a_az, b_el - a_el)
             uaz, uel = (b_az - a_az) / span, (b_el - a_el) / span

@@ -13,9 +13,9 @@ try:
     from . import aimrule, proto
     from .debounce import Debouncer
 except ImportError:  # flat in a board's /lib
-    import aimrule
-    import proto
-    from debounce import Debouncer
+    import aimrule  # type: ignore[import-not-found, no-redef]
+    import proto  # type: ignore[import-not-found, no-redef]
+    from debounce import Debouncer  # type: ignore[import-not-found, no-redef]
 
 MIN_SLOT_US = 1500  # a 1000 µs burst and 500 µs of silence at least
 MAX_SLOT_US = 5000

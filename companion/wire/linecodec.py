@@ -12,7 +12,7 @@ for _i in range(256):
     for _ in range(8):
         _c = ((_c << 1) ^ 0x1021) if _c & 0x8000 else (_c << 1)
     _TABLE.append(_c & 0xFFFF)
-_TABLE = tuple(_TABLE)
+_TABLE = tuple(_TABLE)  # type: ignore[assignment]  # a tuple once built
 
 
 class LineError(ValueError):

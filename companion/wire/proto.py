@@ -10,7 +10,7 @@ when no host reads.
 try:
     from . import linecodec
 except ImportError:  # flat in a board's /lib
-    import linecodec
+    import linecodec  # type: ignore[import-not-found, no-redef]
 
 PROTO = 2
 FW_VERSION = "0.2.0"

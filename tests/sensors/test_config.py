@@ -114,4 +114,4 @@ def test_sections_are_extensible(monkeypatch):
 
 
 def parse_extra(node):
-    return {"countdown_ms": node.int("countdown_ms", 1000)}
+    return {"countdown_ms": node.integer("countdown_ms", 1000)}

@@ -157,7 +157,8 @@ class Simulator:
     def _intent(self, gun: int, kind: str, *seats: int, **options: Any) -> None:
         model = self._model_of(gun)
         with self.lock:
-            model.intent(gun, kind, *seats, at_ms=self.clock.now_ms(), **options)
+            model.intent(gun, kind, *seats, at_ms=self.clock.now_ms(),  # type: ignore[misc]
+                         **options)
 
     def _hub(self) -> SimHub:
         if self.hub is None:
@@ -226,6 +227,7 @@ class Simulator:
         """Put the pin at the level a closed (active) or open switch gives."""
         p = self._pin_input(kind, seat)
         pin = self._mock_pin(kind, seat)
+        assert p is not None  # _mock_pin refuses a switch that is not configured
         active_high = p.active_high if p.pull_up is None else not p.pull_up
         if (active != p.invert) == active_high:
             pin.drive_high()
@@ -253,7 +255,7 @@ class Simulator:
             self.aim(_number(args[0], usage), target)
             return
         numbers = [_number(a, usage) for a in args]
-        action = {
+        action: Any = {
             "raise": lambda g: self.raise_gun(g, True), "lower": lambda g: self.raise_gun(g, False),
             "sweep": self.sweep, "between": self.between, "tip": self.tip, "stand": self.stand,
             "unplug": self.unplug, "replug": self.replug, "hang": self.hang, "noise": self.noise,
