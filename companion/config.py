@@ -150,11 +150,6 @@ class Node:
                 known = ", ".join(sorted(self._read)) or "none"
                 raise self.error(str(key), f"unknown key (known here: {known})")
 
-    # The old names, for callers not yet moved over (companion/dashboard/settings.py):
-    # deprecated, and last in the class so that they shadow no built-in in its body.
-    int = integer
-    str = text
-    bool = flag
 
 
 def _check_range(node: Node, key: str, value: Any, lo: Any, hi: Any) -> Any:

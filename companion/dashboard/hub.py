@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-View = Hashable  # "public", "control" or ("seat", n)
+View = str | tuple[str, int]  # "public", "control" or ("seat", n)
 Builder = Callable[[View], dict[str, Any]]
 
 RETRY_MS = 1000  # how soon a browser reconnects a dropped stream
@@ -82,7 +82,7 @@ class EventHub:
             if hit is not None:
                 return hit
             state = self._build(view)
-            entry = Snapshot(int(state["version"]), int(state.get("revision", state["version"])),
+            entry = Snapshot(int(state["version"]), int(state.get("revision") or state["version"]),
                              json.dumps(state, separators=(",", ":")).encode())
             with self._lock:
                 if generation == self._generation:

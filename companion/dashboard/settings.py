@@ -34,11 +34,11 @@ class DashboardSettings:
 
 def parse(node: Node) -> DashboardSettings:
     settings = DashboardSettings(
-        host=node.str("host", "0.0.0.0", pattern=HOST),
-        port=node.int("port", 8080, lo=0, hi=65535),
-        threads=node.int("threads", 64, lo=8, hi=512),
-        secret_key=node.str("secret_key", None),
-        public_url=node.str("public_url", None, pattern=re.compile(r"https?://\S+")),
+        host=node.text("host", "0.0.0.0", pattern=HOST),
+        port=node.integer("port", 8080, lo=0, hi=65535),
+        threads=node.integer("threads", 64, lo=8, hi=512),
+        secret_key=node.text("secret_key", None),
+        public_url=node.text("public_url", None, pattern=re.compile(r"https?://\S+")),
         keepalive_s=node.number("keepalive_s", 15.0, lo=1, hi=300),
         table=_table(node) if "table" in node else None,
     )
@@ -48,9 +48,9 @@ def parse(node: Node) -> DashboardSettings:
 
 def _table(node: Node) -> TableTop:
     t = node.section("table")
-    shape = t.str("shape", choices=("round", "rect"))
+    shape = t.text("shape", choices=("round", "rect"))
     top = TableTop(shape, t.number("size_m", lo=0.5, hi=3.0),
-                   t.str("seating", None, pattern=SEATING))
+                   t.text("seating", None, pattern=SEATING))
     if top.seating is not None and shape != "rect":
         raise t.error("seating", "only for shape: rect")
     t.done()

@@ -17,15 +17,12 @@ from companion.dashboard.hub import Builder, EventHub, View
 from companion.referee.table import Table
 
 
-# Legal actions that would show a hand's contents: in digital-card mode only the
-# player's own phone makes them (their view carries them), never the shared tablet.
 def view_builder(table: Table) -> Builder:
+    """Each audience's view: a phone's (a seat's) carries its own hand, no other does."""
     def build(view: View) -> dict[str, Any]:
-        if view == "public":
-            return table.public_state()
-        if view == "control":
-            return table.control_state()
-        return table.seat_state(view[1])
+        if isinstance(view, tuple):
+            return table.seat_state(view[1])
+        return table.control_state() if view == "control" else table.public_state()
     return build
 
 

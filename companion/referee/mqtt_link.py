@@ -117,10 +117,11 @@ def hub_schedule(payload: bytes) -> tuple[tuple[int, ...], int] | None:
     if not isinstance(info, dict) or info.get("kind") != "hub":
         return None
     seats, slot_us = info.get("seats"), info.get("slot_us")
-    ok = (isinstance(seats, list) and 1 <= len(seats) <= 8 and len(set(seats)) == len(seats)
-          and all(type(s) is int and 1 <= s <= 8 for s in seats)
-          and type(slot_us) is int and 1000 <= slot_us <= 50_000)
-    return (tuple(seats), slot_us) if ok else None
+    if (isinstance(seats, list) and 1 <= len(seats) <= 8 and len(set(seats)) == len(seats)
+            and all(type(s) is int and 1 <= s <= 8 for s in seats)
+            and type(slot_us) is int and 1000 <= slot_us <= 50_000):
+        return tuple(seats), slot_us
+    return None
 
 
 def discovery(table: str, base: str, prefix: str) -> dict[str, dict[str, Any]]:

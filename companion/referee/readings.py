@@ -55,9 +55,9 @@ class VisibilityMatrix:
         looks = round(MATRIX_MS / round_ms) if round_ms else len(recent)
         counts = [[0] * len(seats) for _ in seats]
         for masks in recent:
-            for row, mask in enumerate(masks):
+            for gun_i, mask in enumerate(masks):
                 for col, badge in enumerate(seats):
-                    counts[row][col] += mask >> (badge - 1) & 1
+                    counts[gun_i][col] += mask >> (badge - 1) & 1
         shares = [[min(1.0, c / looks) if looks else 0.0 for c in row] for row in counts]
         sees: dict[int, int | None] = {}
         for gun, row in zip(seats, shares, strict=True):
@@ -81,10 +81,12 @@ class Readings:
 
     def add(self, fact: Fact) -> None:
         if fact.kind == "seen":
-            self.matrix.add(fact.t_ms, fact.value)
+            if isinstance(fact.value, tuple):  # (the codec checked it)
+                self.matrix.add(fact.t_ms, fact.value)
             return
         if fact.kind == "lock":  # what the aimer sees now; a countdown never reads it
-            self.locks[fact.seat] = fact.value
+            if isinstance(fact.value, int):
+                self.locks[fact.seat] = fact.value
             return
         key = (fact.seat, fact.kind)
         track = self._tracks.get(key)

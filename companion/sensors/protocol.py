@@ -33,7 +33,7 @@ class Message:
     board_id: str = ""  # HELLO
     firmware: str = ""  # HELLO
     seat: int | None = None  # TILT, POST
-    value: bool | None = None  # TILT: raised; POST: up
+    value: bool | str | None = None  # TILT: raised (bool); POST: "up" or "down", as sent
     round: int | None = None  # HB: the round in progress; SEEN: the round reported
     masks: tuple[int, ...] = ()  # SEEN: each gun's look, in slot order
     slot_us: int | None = None  # SLOTS
@@ -100,7 +100,7 @@ def parse(line: bytes) -> Message:
     if kind == "POST":
         if rest[1] not in ("up", "down"):
             raise LineError("fields", kind)
-        return Message(kind, seq, t, seat=_seat(rest[0]), value=rest[1] == "up")
+        return Message(kind, seq, t, seat=_seat(rest[0]), value=rest[1])
     if kind == "SLOTS":
         return Message(kind, seq, t, slot_us=_int(rest[0], *SLOT_US), seats=_seats(rest[1]))
     if kind == "STAT":

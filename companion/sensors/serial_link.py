@@ -218,7 +218,7 @@ class HubLink:
         elif msg.type == "TILT":
             self._fact("raised", msg.seat, msg.value, t_ms)  # type: ignore[arg-type]
         elif msg.type == "POST":
-            self._fact("posture", msg.seat, "up" if msg.value else "down", t_ms)  # type: ignore[arg-type]
+            self._fact("posture", msg.seat, msg.value, t_ms)  # type: ignore[arg-type]
         elif msg.type == "SLOTS":
             self._schedule(msg.slot_us, msg.seats, t_ms)  # type: ignore[arg-type]
         elif msg.type == "STAT":

@@ -22,7 +22,7 @@ def test_each_message_of_the_hub_parses():
     tilt = protocol.parse(encode(["TILT", 3, 8, 4, 1]))
     assert (tilt.seat, tilt.value) == (4, True)
     post = protocol.parse(encode(["POST", 4, 9, 2, "down"]))
-    assert (post.seat, post.value) == (2, False)
+    assert (post.seat, post.value) == (2, "down")  # one form from the hub to the page
     slots = protocol.parse(encode(["SLOTS", 5, 10, 2000, "1,2,3,5"]))
     assert (slots.slot_us, slots.seats) == (2000, (1, 2, 3, 5))
     assert protocol.parse(encode(["STAT", 6, 11, 900, 1, 2, 0])).stat == (900, 1, 2, 0)
