@@ -147,6 +147,14 @@ class TableModel:
                                                     // 2) % len(self.seats)]
         return self.intent(gun, "hold", target)
 
+    def quiet(self, t_ms: float, slots: int) -> bool:
+        """Whether `slots` slots from t_ms would all see nothing: every gun lowered and
+        still, nothing planned, and no ambient flash among them (drawn as `detect` would)."""
+        if not all(p.moves[-1].t1 <= t_ms and p.moves[-1].el1 <= TILT_EL
+                   for p in self._hands.values()):
+            return False
+        return self.rng.random() >= 1 - (1 - self._ambient) ** slots
+
     def raised(self, gun: int) -> bool:
         """What the gun's tilt sensor says now."""
         return self._hands[gun].at(self.now)[1] > TILT_EL

@@ -8,7 +8,11 @@ goes back to the model, so a simulated hand sees its lock LED as a player would.
 
 The scheduler polls it (`poll`, `next_deadline`): each poll runs the slots due since the
 last one, reads the host's commands and writes the lines, so rounds run in batches of
-`BATCH_MS` (the lines' board times stay exact).
+`BATCH_MS` (the lines' board times stay exact). While every gun rests lowered, once the
+firmware has seen a whole aim window of empty rounds (its trackers then hold nothing that
+more empty rounds could change), a round the model says is empty (no gun up, no ambient
+flash) is counted without playing its slots: a quiet table costs the companion almost
+nothing, and the lines are the same.
 """
 
 from __future__ import annotations
@@ -66,7 +70,10 @@ class SimHub:
     def _power_on(self) -> hubcore.Hub:
         self._slot_ms = 0.0  # board time of the next slot
         self._slot_i = 0  # its index in the schedule
-        return hubcore.Hub(*self._firmware, self._tilt_mask(), self._post_mask())
+        self._quiet_rounds = 0  # whole rounds in a row in which no gun saw anything
+        core = hubcore.Hub(*self._firmware, self._tilt_mask(), self._post_mask())
+        self._window = max(t.window for t in core.trackers.values())
+        return core
 
     # -- the scheduler's interface
     def next_deadline(self) -> float:
@@ -91,6 +98,11 @@ class SimHub:
         self._flush()
 
     def _run_slot(self) -> None:
+        if (self._slot_i == 0 and self._quiet_rounds >= self._window
+                and self.model.quiet(self._boot + self._slot_ms, len(self.core.schedule()))):
+            self.core.rounds += 1  # an empty round, as the firmware would count it
+            self._slot_ms += self.core.round_us() / 1000
+            return
         schedule = self.core.schedule()
         if self._slot_i >= len(schedule):
             self._slot_i = 0
@@ -100,9 +112,13 @@ class SimHub:
         self.core.slot(int(self._slot_ms) % T_WRAP, seat, rx & ~self.cut)
         self._slot_i += 1
         self._slot_ms += self.core.slot_us / 1000
-        if self._slot_i == len(schedule) and self.feedback:
-            for gun, lock in self.core.locks.items():
-                self.model.feedback(gun, lock)
+        self._quiet_rounds = 0 if rx else self._quiet_rounds
+        if self._slot_i == len(schedule):
+            self._slot_i = 0
+            self._quiet_rounds += 1
+            if self.feedback:
+                for gun, lock in self.core.locks.items():
+                    self.model.feedback(gun, lock)
 
     def _tilt_mask(self) -> int:
         """The tilt sensors: a gun is raised when its hand holds it above the trip angle."""
