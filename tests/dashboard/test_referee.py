@@ -154,6 +154,9 @@ def test_the_setup_form_seats_the_desk_and_deals_chosen_powers(live, open_page):
     page.click('[data-tab="setup"]')
     for seat, name in ((1, "Ana"), (2, "Bob"), (4, "Dee"), (5, "Eve"), (6, "Fay")):
         page.fill(f'input[name="name{seat}"]', name)
+    # Before the game, the table's geometry is checked for these seats (docs/DASHBOARD.md).
+    expect(page.locator("#setup-seating li")).to_have_text(
+        "This table lets every gun tell these 5 players apart.")
     page.check('input[name="desk"][value="4"]')
     page.select_option('select[name="powers"]', "chosen")
     page.select_option('select[name="power2"]', "vulture")

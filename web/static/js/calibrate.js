@@ -3,6 +3,7 @@
 // of the last second's looks, and nobody else): held for about a second.
 
 import { el, replace } from "./live.js";
+import { showSeating } from "./seating.js";
 import { t } from "./words.js";
 
 const POLL_MS = 250;
@@ -135,24 +136,8 @@ async function poll() {
   setTimeout(poll, POLL_MS);
 }
 
-async function loadSeating() {
-  const list = document.getElementById("seating");
-  if (!seats.length) { replace(list); return; }
-  const res = await fetch(`/api/seating?seats=${seats.join(",")}`, { credentials: "same-origin" });
-  if (!res.ok) return;
-  const s = await res.json();
-  const item = (text, cls = null) => el("li", { class: cls }, text);
-  if (s.table === null) { replace(list, item(t("cal.seating_unknown"))); return; }
-  if (!s.warnings.length) { replace(list, item(t("cal.seating_ok", { n: s.seats.length }), "ok")); return; }
-  const lines = s.warnings.map((w) => (w.separation_deg === null
-    ? t("cal.seating_far", { gun: w.gun, a: w.targets[0] })
-    : t("cal.seating_close", { gun: w.gun, a: w.targets[0], b: w.targets[1],
-      sep: Math.round(w.separation_deg), need: Math.round(s.needed_deg) })));
-  const g = s.suggestion;
-  const advice = !g ? t("cal.suggest_none")
-    : g.shape === "rect" ? t("cal.suggest_rect", { seating: g.seating })
-      : g.shape === "round" ? t("cal.suggest_round", { size: g.size_m, n: g.players }) : g.text;
-  replace(list, lines.map((text) => item(text, "warn")), item(advice, "advice"));
+function loadSeating() {
+  return showSeating(document.getElementById("seating"), seats);
 }
 
 document.getElementById("cal-skip").addEventListener("click", () => {

@@ -3,6 +3,7 @@
 
 import { Countdown, muteButton } from "./countdown.js";
 import { connect, el, notice, post, replace } from "./live.js";
+import { showSeating } from "./seating.js";
 import { renderTable } from "./tableview.js";
 import { buttonLabel, lootLabel, statusLine, t, waitingText } from "./words.js";
 
@@ -145,7 +146,20 @@ function render(s) {
 window.addEventListener("resize", () => state && renderTable(felt, state));
 
 // -- the setup tab
-document.getElementById("setup").addEventListener("submit", async (event) => {
+const setupForm = document.getElementById("setup");
+function namedSeats() {
+  const form = new FormData(setupForm);
+  return [1, 2, 3, 4, 5, 6, 7, 8].filter((seat) => (form.get(`name${seat}`) || "").trim());
+}
+let checkedSeats = "";
+setupForm.addEventListener("input", () => { // before the game: can every gun tell them apart?
+  const seats = namedSeats();
+  if (seats.join() === checkedSeats) return;
+  checkedSeats = seats.join();
+  showSeating(document.getElementById("setup-seating"), seats.length >= 4 ? seats : []);
+});
+
+setupForm.addEventListener("submit", async (event) => {
   event.preventDefault();
   const form = new FormData(event.target);
   const seats = [];
