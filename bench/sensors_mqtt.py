@@ -4,7 +4,7 @@
                                            [--rate 2000 --seconds 5]
 
 Latency: one event at a time, from a MockFactory pin edge (standee) or a TILT line
-written into a gun board's pty, to the message arriving at an independent MQTT client:
+written into the simulated hub's pty, to the message arriving at an independent MQTT client:
 mosquitto_sub in its own process (receive time from its %U stamp, same system clock),
 or with --subscriber paho a client on its own connection in this process. Debounce is 0
 here: a real debounce adds exactly its hold time by design. Rate: TILT lines paced at
@@ -82,24 +82,24 @@ table: bench
 mqtt: {mqtt}
 sensors:
   filters: {{debounce_ms: 0}}
-  gpio: {{pin_factory: mock, standees: [{{seat: 1, pin: 5}}]}}
-  sim: {{guns: [2], link_dir: {tmp}}}
+  gpio: {{pin_factory: mock, standees: [{{seat: 5, pin: 5}}]}}
+  sim: {{guns: [1, 2], link_dir: {tmp}, hand: {{ideal: true}}}}
 """, "bench")
     bridge = build_bridge(cfg).start()
     arrivals: queue.Queue[tuple[int, str, bytes]] = queue.Queue()
     sub = subscribe(args.subscriber, port, bridge.topics.all, arrivals, args.sub_qos)
     try:
-        wait_for(arrivals, bridge.topics.availability("g2"), b"online")
+        wait_for(arrivals, bridge.topics.availability("hub"), b"online")
         time.sleep(0.5)  # let the start-up burst pass before measuring
         drain(arrivals)
-        pin = bridge.gpio.pin("posture", 1)
-        posture = bridge.topics.standee_posture(1)
+        pin = bridge.gpio.pin("posture", 5)
+        posture = bridge.topics.standee_posture(5)
 
         def edge(i: int) -> None:
             (pin.drive_high if i % 2 == 0 else pin.drive_low)()
 
         report("mock pin edge -> subscriber", latency(args.n, edge, arrivals, posture))
-        board = bridge.sim.board(2)
+        board = HubLines(bridge.sim)
         raised = bridge.topics.gun_raised(2)
         report("pty TILT line -> subscriber",
                latency(args.n, lambda i: board.set_tilt(i % 2 == 0), arrivals, raised))
@@ -107,7 +107,7 @@ sensors:
         lost = sent - got
         print(f"sustained: {sent} TILT lines at {args.rate:g}/s for {args.seconds:g} s -> "
               f"{got} messages in {elapsed:.2f} s ({got / elapsed:.0f} msg/s), lost {lost}, "
-              f"pty overflows {board.overflows}")
+              f"pty overflows {board.hub.port.overflows}")
         return 0 if lost == 0 else 1
     finally:
         sub.stop()
@@ -115,6 +115,20 @@ sensors:
         if broker:
             broker.terminate()
             broker.wait()
+
+
+class HubLines:
+    """`TILT` lines written into the simulated hub's pty by its own firmware core, as the
+    hub sends them when a tilt switch changes (its sequence numbers and clock)."""
+
+    def __init__(self, sim) -> None:
+        self.sim, self.hub = sim, sim.hub
+
+    def set_tilt(self, raised: bool) -> None:
+        with self.sim.lock:
+            now = self.hub.board_ms(self.hub.clock.now_ms())
+            self.hub.core.send(now, "TILT", 2, 1 if raised else 0)
+            self.hub.poll(self.hub.clock.now_ms())  # written out with the round's lines
 
 
 def subscribe(kind: str, port: int, topic: str, arrivals: queue.Queue, qos: int = 1):
