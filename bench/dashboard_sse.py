@@ -8,8 +8,8 @@ waitress) with an 8-player game; 20 spectator streams and 8 phone streams, each 
 HTTP client on its own connection and thread that reads and parses every SSE frame, as
 a page's EventSource does. With --browsers N, N of the spectators are real table views
 in headless Chromium instead, timed when their DOM shows the change. Each event tips or
-stands seat 1's standee on its mock pin; its latency is the time until the snapshot
-showing the new posture has reached the last of the pages. Debounce is 0 here (a real
+stands seat 1's standee on the simulated hub's reed input; its latency is the time until
+the snapshot showing the new posture has reached the last of the pages. Debounce is 0 here (a real
 debounce adds exactly its hold time by design). Results are in docs/PERFORMANCE.md.
 """
 

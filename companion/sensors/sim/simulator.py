@@ -192,6 +192,7 @@ class Simulator:
         bit = 1 << (self._seat(seat) - 1)
         with self.lock:
             self.hub.posts = self.hub.posts | bit if up else self.hub.posts & ~bit
+            self.hub.poll(self.clock.now_ms())  # the hub reads its inputs at once, as on a board
 
     def bounce(self, kind: str, seat: int, edges: int = 6) -> None:
         """Toggle a switch `edges` times at once, as contacts chatter; even counts end as before."""
