@@ -34,7 +34,7 @@ from companion.wire.linecodec import LineError
 log = logging.getLogger(__name__)
 
 RETRY_S = 0.2
-READ_TIMEOUT_S = 0.05
+READ_TIMEOUT_S = 0.2  # a read waits for data; this long at most, to notice silence in time
 WHO_EVERY_MS = 1000.0
 DROP_LOG_S = 10.0  # dropped lines are logged at most this often, as one line of counts
 

@@ -147,17 +147,23 @@ class TableModel:
                                                     // 2) % len(self.seats)]
         return self.intent(gun, "hold", target)
 
+    def at_rest(self, t_ms: float) -> bool:
+        """Every gun lowered and still at t_ms, with nothing planned after."""
+        return all(p.moves[-1].t1 <= t_ms and p.moves[-1].el1 <= TILT_EL
+                   for p in self._hands.values())
+
     def quiet(self, t_ms: float, slots: int) -> bool:
-        """Whether `slots` slots from t_ms would all see nothing: every gun lowered and
-        still, nothing planned, and no ambient flash among them (drawn as `detect` would)."""
-        if not all(p.moves[-1].t1 <= t_ms and p.moves[-1].el1 <= TILT_EL
-                   for p in self._hands.values()):
-            return False
-        return self.rng.random() >= 1 - (1 - self._ambient) ** slots
+        """Whether `slots` slots from t_ms would all see nothing: every gun at rest, and no
+        ambient flash among them (drawn as `detect` would)."""
+        return self.at_rest(t_ms) and self.rng.random() >= 1 - (1 - self._ambient) ** slots
 
     def raised(self, gun: int) -> bool:
         """What the gun's tilt sensor says now."""
-        return self._hands[gun].at(self.now)[1] > TILT_EL
+        hand = self._hands[gun]
+        rest = hand.moves[-1]
+        if rest.t1 <= self.now and rest.el1 <= TILT_EL:
+            return False  # lowered, at rest
+        return hand.at(self.now)[1] > TILT_EL
 
     def pointing(self, gun: int, t_ms: float) -> tuple[float, float]:
         """The receiver's axis (azimuth, elevation) at t_ms, in the gun's frame."""

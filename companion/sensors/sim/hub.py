@@ -11,8 +11,9 @@ last one, reads the host's commands and writes the lines, so rounds run in batch
 `BATCH_MS` (the lines' board times stay exact). While every gun rests lowered, once the
 firmware has seen a whole aim window of empty rounds (its trackers then hold nothing that
 more empty rounds could change), a round the model says is empty (no gun up, no ambient
-flash) is counted without playing its slots: a quiet table costs the companion almost
-nothing, and the lines are the same.
+flash) is counted without playing its slots, and the polls come at the heartbeat's pace
+(`QUIET_BATCH_MS`): a quiet table costs the companion almost nothing, and the lines are
+the same.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from companion.sensors.sim.pty import PtyPort
 from companion.wire import hubcore
 
 BATCH_MS = 20.0
+QUIET_BATCH_MS = 100.0  # the heartbeat's period: all a quiet table has to say
 MAX_BEHIND_MS = 2000.0  # a clock that jumped further: the slots in between ran late
 
 
@@ -77,7 +79,8 @@ class SimHub:
 
     # -- the scheduler's interface
     def next_deadline(self) -> float:
-        return self._polled + BATCH_MS
+        quiet = self._quiet_rounds >= self._window and self.model.at_rest(self._polled)
+        return self._polled + (QUIET_BATCH_MS if quiet else BATCH_MS)
 
     def poll(self, now_ms: float) -> None:
         self._polled = now_ms
