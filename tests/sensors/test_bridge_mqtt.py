@@ -117,8 +117,8 @@ def test_a_hung_hub_goes_offline_as_silent(bridge, watch):
     bridge.sim.hang()
     info = state(watch.expect(t.device_info("hub"), lambda p: not state(p)["online"], 3))
     assert info["reason"] == "silent"
-    bridge.sim.replug()  # a power cycle
-    assert watch.expect(t.availability("hub"), timeout=3.0) == "online"
+    bridge.sim.replug()  # a power cycle: online again (after the "offline" it may still see)
+    watch.expect(t.availability("hub"), lambda p: p == "online", timeout=3.0)
 
 
 def test_garbage_is_counted_and_publishes_nothing(bridge, watch, poll_until):
