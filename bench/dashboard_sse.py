@@ -142,7 +142,7 @@ def main() -> int:
             pages += [BrowserPage(browser, live.url) for _ in range(args.browsers)]
         pages += [Page(live.server.port, "/api/events")
                   for _ in range(args.tables - args.browsers)]
-        pages += [Page(live.server.port, f"/api/events?seat={s}&token={table.seat_token(s)}")
+        pages += [Page(live.server.port, f"/api/events?seat={s}&token={table.access.seat_token(s)}")
                   for s in range(1, args.phones + 1)]
         changed_at: list[float] = []
         table.subscribe(lambda _r: changed_at.append(time.perf_counter()))

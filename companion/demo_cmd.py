@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     journal = Path(tempfile.mkdtemp(prefix="companion-demo-")) / "journal.sqlite3"
     running = start_table(config, str(journal), port=args.port)
     table = running.table
-    print(f"Cash 'n Guns demo table on {running.url}  (Godfather's PIN {table.pin})\n"
+    print(f"Cash 'n Guns demo table on {running.url}  (Godfather's PIN {table.access.pin})\n"
           f"  table view {running.url}/   controls {running.url}/referee   "
           f"virtual table {running.url}/sim\nCtrl-C to stop.", flush=True)
     printed = [0]

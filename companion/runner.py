@@ -87,7 +87,7 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
     server = DashboardServer(create_app(table, dashboard), dashboard).start()
     game = f"game {table.game.id} resumed" if table.game else "no game yet"
     log.info("table %s: dashboard on http://%s:%s, PIN %s, %s, journal %s", config.table,
-             server.host, server.port, table.pin, game, journal.path)
+             server.host, server.port, table.access.pin, game, journal.path)
     return Running(table, bridge, server, bus, journal, stop, wake)
 
 

@@ -35,6 +35,7 @@ class BusClient:
         self.handler_errors = 0
         self._subscriptions: dict[str, Handler] = {}
         self._on_connect: list[Callable[[], None]] = []
+        self._on_disconnect: list[Callable[[str], None]] = []
         self._lock = threading.Lock()
         c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                         protocol=mqtt.MQTTv311, clean_session=True)
@@ -92,6 +93,10 @@ class BusClient:
         """Run `callback` on every (re)connection, after the subscriptions are made."""
         self._on_connect.append(callback)
 
+    def on_disconnect(self, callback: Callable[[str], None]) -> None:
+        """Run `callback(reason)` whenever the connection is lost or refused."""
+        self._on_disconnect.append(callback)
+
     def _guard(self, handler: Handler) -> Callable:
         def on_message(_client: mqtt.Client, _userdata: object, msg: mqtt.MQTTMessage) -> None:
             try:
@@ -128,6 +133,11 @@ class BusClient:
         if reason.value != 0:
             log.warning("MQTT connection to %s lost (%s); reconnecting",
                         self.settings.describe(), reason)
+        for callback in self._on_disconnect:
+            try:
+                callback(str(reason))
+            except Exception:
+                log.exception("on-disconnect callback failed")
 
     def _unrouted(self, _client: mqtt.Client, _userdata: object, msg: mqtt.MQTTMessage) -> None:
         log.debug("message on %s matches no handler", msg.topic)

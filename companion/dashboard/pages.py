@@ -61,7 +61,7 @@ def pages_blueprint(table: Table, settings: DashboardSettings) -> Blueprint:
     @bp.get("/seat/<int:seat>")
     def seat(seat: int) -> tuple[str, int] | str:
         token = request.args.get("token", "")
-        if not table.check_seat_token(seat, token):
+        if not table.access.check_seat_token(seat, token):
             return render("message.html", message_key="ui.bad_seat_link"), 403
         return render("seat.html", seat=seat, token=token)
 
@@ -79,7 +79,7 @@ def pages_blueprint(table: Table, settings: DashboardSettings) -> Blueprint:
         if not is_controller():
             abort(401)
         base = (settings.public_url or request.host_url).rstrip("/")
-        url = f"{base}/seat/{seat}?token={table.seat_token(seat)}"
+        url = f"{base}/seat/{seat}?token={table.access.seat_token(seat)}"
         out = io.BytesIO()
         segno.make(url, error="m").save(out, kind="svg", scale=5, border=2, dark="#111")
         return Response(out.getvalue(), mimetype="image/svg+xml",

@@ -38,9 +38,9 @@ def streams_blueprint(table: Table, hub: EventHub) -> Blueprint:
         seat = request.args.get("seat", type=int)
         if seat is not None:
             token = request.args.get("token", "")
-            if not table.check_seat_token(seat, token):
+            if not table.access.check_seat_token(seat, token):
                 abort(401, f"seat {seat}'s stream needs its token")
-            return ("seat", seat), lambda: table.check_seat_token(seat, token)
+            return ("seat", seat), lambda: table.access.check_seat_token(seat, token)
         return "public", lambda: True
 
     @bp.get("/api/events")

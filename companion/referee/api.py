@@ -37,7 +37,7 @@ class PinGuard:
             if len(self._wrong[who]) >= WRONG_PIN_LIMIT or len(self._all) >= \
                     WRONG_PIN_TABLE_LIMIT:
                 raise CommandError(429, "too many wrong PINs: wait a minute")
-            if not table.check_pin(pin):
+            if not table.access.check_pin(pin):
                 self._wrong[who].append(now)
                 self._all.append(now)
                 raise CommandError(401, "wrong table PIN")
@@ -69,7 +69,7 @@ def api_blueprint(table: Table) -> Blueprint:
         token = request.headers.get("X-Seat-Token")
         if token is not None:
             claimed = seat if seat is not None else _int(request.headers.get("X-Seat"))
-            if claimed is None or not table.check_seat_token(claimed, token):
+            if claimed is None or not table.access.check_seat_token(claimed, token):
                 raise CommandError(401, "wrong seat token")
             return Auth(seat=claimed)
         if session.get("control") or session.get("seat") is not None:
@@ -123,7 +123,7 @@ def api_blueprint(table: Table) -> Blueprint:
             session["control"] = True
         else:
             seat, token = _int(data.get("seat")), str(data.get("token", ""))
-            if seat is None or not table.check_seat_token(seat, token):
+            if seat is None or not table.access.check_seat_token(seat, token):
                 raise CommandError(401, "wrong seat token")
             session.clear()
             session["seat"] = seat

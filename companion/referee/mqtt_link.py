@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 # engine event -> published event type
 EVENT_TYPES = {"wounded": "wounded", "eliminated": "eliminated", "lay_down": "lay_down",
                "game_over": "game_over"}
+BROKER = "broker"  # a link's name; a sensor device's is "device:<id>"
 PLAYER_EVENTS = ("shot", "wounded", "eliminated", "lay_down", "loot_taken", "godfather")
 
 
@@ -56,6 +57,9 @@ class RefereeLink:
             self.bus.subscribe(f"{self.topics.base}/{pattern}", self._on_fact)
         self.bus.subscribe(f"{self.topics.base}/device/+/info", self._on_device)
         self.bus.on_connect(self._on_connect)
+        self.bus.on_disconnect(lambda reason: self.table.link(BROKER, False, reason))
+        if not self.bus.connected.is_set():
+            self.table.link(BROKER, False, "not connected yet")
         self.table.subscribe(self._on_change)
         if self.bus.connected.is_set():
             self._on_connect()
@@ -70,12 +74,22 @@ class RefereeLink:
         self.table.on_fact(fact)
 
     def _on_device(self, _topic: str, payload: bytes) -> None:
-        """A hub's slot schedule: the order of the masks in `hub/seen`."""
+        """A sensor device online or not, and a hub's slot schedule (the order of the masks
+        in `hub/seen`)."""
         schedule = hub_schedule(payload)
         if schedule is not None:
             self.table.readings.matrix.schedule(*schedule)
+        try:
+            info = json.loads(payload)
+        except (ValueError, UnicodeDecodeError):
+            return
+        if isinstance(info, dict) and isinstance(info.get("device"), str) and \
+                isinstance(info.get("online"), bool):
+            self.table.link(f"device:{info['device'][:32]}", info["online"],
+                            str(info.get("reason", "?"))[:40])
 
     def _on_connect(self) -> None:
+        self.table.link(BROKER, True, "connected")
         self.bus.publish(f"{self.topics.base}/referee/status", ONLINE, retain=True)
         if self.home_assistant:
             self._discovery()

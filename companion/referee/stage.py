@@ -181,3 +181,20 @@ def next_deadline(game: Game | None, stage: Stage, paused: bool, readings: Readi
     if game.state.ordered is None:
         return now  # nothing left to watch: the stage ends
     return reaim_deadline(game, stage, readings, now, timing)
+
+
+def lay_down_requests(game: Game, asked: dict[str, float], readings: Readings,
+                      now: float) -> dict[str, float]:
+    """The players this round wounded, asked again to lie down (a restart, an undo).
+
+    A request already made keeps its time; a recalled one is met by any standee read
+    down, since when it went down was lost with the power.
+    """
+    wounded: set[str] = set()
+    for e in reversed(game.state.events):
+        if e["type"] == "round":
+            break
+        if e["type"] == "wounded":
+            wounded.add(e["player"])
+    return {name: asked.get(name, float("-inf")) for name in wounded
+            if name in asked or readings.now(game.seat_of[name], "posture", now) != "down"}

@@ -21,6 +21,7 @@ from companion.referee.access import Access
 from companion.referee.commands import EXACT_VERSION, Auth, CommandError
 from companion.referee.game import Game, engine_setup
 from companion.referee.journal import Journal
+from companion.referee.links import Links
 from companion.referee.readings import Readings
 from companion.referee.settings import RefereeSettings
 from companion.referee.setup import check_setup
@@ -53,6 +54,8 @@ class Table:
         self.revision = 0  # bumped by every change at all, sensor readings included
         self.lay_down: dict[str, float] = {}  # wounded players asked to lie down, since when
         self.ambiguous: dict[str, list[int]] = {}  # aims the Godfather decides: the seats seen
+        self.links = Links()  # the broker and the sensor devices: the referee never decides blind
+        self.voided: str | None = None  # why the last countdown was called off
         self._resume()
         self._step_key, self._step_version = self._step(), self.version
 
@@ -99,39 +102,8 @@ class Table:
         self.ambiguous = {}
         if state.phase == "privilege" and state.ordered is not None:  # (an undo, a restart)
             self.stage = Stage("reaim", since_ms=self.clock.now_ms())
-        self._recall_lay_down()
-
-    def _recall_lay_down(self) -> None:
-        """Ask again the players this round wounded to lie down (a restart, an undo).
-
-        A request already made keeps its time; a recalled one is met by any standee read
-        down, since when it went down was lost with the power.
-        """
-        game = self._need_game()
-        wounded: set[str] = set()
-        for e in reversed(game.state.events):
-            if e["type"] == "round":
-                break
-            if e["type"] == "wounded":
-                wounded.add(e["player"])
-        now = self.clock.now_ms()
-        self.lay_down = {
-            name: self.lay_down.get(name, float("-inf")) for name in wounded
-            if name in self.lay_down
-            or self.readings.now(game.seat_of[name], "posture", now) != "down"}
-
-    @property
-    def pin(self) -> str:
-        return self.access.pin
-
-    def seat_token(self, seat: int) -> str:
-        return self.access.seat_token(seat)
-
-    def check_seat_token(self, seat: int, token: str) -> bool:
-        return self.access.check_seat_token(seat, token)
-
-    def check_pin(self, pin: str) -> bool:
-        return self.access.check_pin(pin)
+        self.lay_down = stages.lay_down_requests(self.game, self.lay_down, self.readings,
+                                                 self.clock.now_ms())
 
     # -- sensor input --------------------------------------------------------------------
 
@@ -252,9 +224,28 @@ class Table:
 
     def _countdown(self, _cmd: dict[str, Any], _auth: Auth) -> None:
         game = self._need_game()
+        if down := self.links.down():
+            raise CommandError(503, f"no countdown while the {down[0].link} link is down "
+                                    f"({down[0].reason}): the referee would decide blind",
+                               links=self.links.public())
         self.stage = stages.countdown(game.state, self.stage, self.paused,
                                       self.clock.now_ms(), self.timing)
+        self.voided = None
         self._changed(game=True)
+
+    def link(self, name: str, up: bool, reason: str) -> None:
+        """The broker or a sensor device went down or came back (see links.py)."""
+        with self._lock:
+            if not self.links.set(name, up, reason, self.clock.now_ms()):
+                return
+            if not up and self.stage.name in ("countdown", "kid"):
+                self._void(f"{name} went down ({reason})")
+            self._changed(game=True)
+
+    def _void(self, why: str) -> None:
+        """Call a countdown off: its facts cannot be trusted; the Godfather counts again."""
+        log.warning("countdown voided: %s", why)
+        self.stage, self.voided = Stage(), why
 
     def _override(self, cmd: dict[str, Any], _auth: Auth) -> None:
         seat, fact = cmd.get("seat"), cmd.get("fact")
@@ -338,6 +329,11 @@ class Table:
     def _snapshot(self, st: Stage) -> None:
         game = self._need_game()
         self.stage = Stage()
+        broken = self.links.broken_since(st.beats_ms[0])
+        if broken is not None:  # a link was down while the facts happened: never "nobody"
+            self._void(f"{broken.link} was down ({broken.reason})")
+            self._changed(game=True)
+            return
         try:
             actions, ambiguous = stages.snapshot(game, st, self.readings, self.timing)
             self.ambiguous.update(ambiguous)
@@ -368,6 +364,7 @@ class Table:
                                 "lock": r.locks.get(seat, 0),
                                 "manual": r.manual(seat)} for seat in seats},
                 lay_down=frozenset(self.lay_down), ambiguous=dict(self.ambiguous),
+                links=self.links.public(), voided=self.voided,
                 names=dict(self.settings.names),
                 seat_tokens={seat: self.access.seat_token(seat) for seat in seats})
 

@@ -64,6 +64,8 @@ class Snapshot:
     ambiguous: dict[str, list[int]] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)  # default player names by seat
     seat_tokens: dict[int, str] = field(default_factory=dict)
+    links: list[dict[str, Any]] = field(default_factory=list)  # links down now
+    voided: str | None = None  # why the last countdown was called off
 
 
 Text = dict[str, Any]  # {"key": a catalog key, "args": {...}} (see the module's doc)
@@ -78,6 +80,7 @@ def public(t: Snapshot) -> dict[str, Any]:
         "version": t.version, "revision": t.revision, "table": t.table, "paused": t.paused,
         "stage": t.stage.public(), "game": None, "players": [], "now_ms": t.now_ms,
         "rounds": ROUNDS, "waiting": None, "over": False,
+        "links": t.links, "voided": t.voided,
     }
     game = t.game
     if game is None:

@@ -54,7 +54,7 @@ def test_control_needs_the_pin_and_a_phone_its_token(client, table):
     assert client.get("/api/events?view=control").status_code == 401
     assert client.get("/api/events?seat=1&token=nope").status_code == 401
     assert client.get("/seat/1?token=nope").status_code == 403
-    assert client.get(f"/seat/1?token={table.seat_token(1)}").status_code == 200
+    assert client.get(f"/seat/1?token={table.access.seat_token(1)}").status_code == 200
     assert client.get("/referee/qr/1.svg").status_code == 401
     assert b'id="login"' in client.get("/referee").data
     login(client)
@@ -69,7 +69,7 @@ def test_a_seat_qr_code_holds_that_seats_phone_link(table):
     app = create_app(table, DashboardSettings(public_url="http://table.local:8080/"))
     client = app.test_client()
     login(client)
-    link = f"http://table.local:8080/seat/3?token={table.seat_token(3)}"
+    link = f"http://table.local:8080/seat/3?token={table.access.seat_token(3)}"
     expected = io.BytesIO()
     segno.make(link, error="m").save(expected, kind="svg", scale=5, border=2, dark="#111")
     assert client.get("/referee/qr/3.svg").data == expected.getvalue()

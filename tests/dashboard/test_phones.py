@@ -20,8 +20,8 @@ def test_a_card_chosen_on_a_phone_is_seen_by_no_other_page(live, open_page, scre
     live.table.command({"type": "new_game", "version": live.table.version,
                         "players": ["Ana", "Bob", "Cyd", "Dee"],
                         "powers": {"Ana": "professional"}}, Auth(control=True))
-    ana = open_page(f"/seat/1?token={live.table.seat_token(1)}", size="phone")
-    bob = open_page(f"/seat/2?token={live.table.seat_token(2)}", size="phone")
+    ana = open_page(f"/seat/1?token={live.table.access.seat_token(1)}", size="phone")
+    bob = open_page(f"/seat/2?token={live.table.access.seat_token(2)}", size="phone")
     table_view = open_page("/")
     referee = open_page("/referee")
     referee.fill("#pin", PIN)
@@ -47,7 +47,7 @@ def test_a_card_chosen_on_a_phone_is_seen_by_no_other_page(live, open_page, scre
     assert referee.locator('[data-action*="\\"card\\""]').count() == 0
     public = json.dumps(get_json(live.url + "/api/state"))
     control = json.dumps(get_json(live.url + "/api/control", {"X-Table-Pin": PIN}))
-    bob_view = get_json(live.url + "/api/seat/2", {"X-Seat-Token": live.table.seat_token(2)})
+    bob_view = get_json(live.url + "/api/seat/2", {"X-Seat-Token": live.table.access.seat_token(2)})
     assert '"card"' not in public
     assert bob_view["me"]["card"] is None and bob_view["me"]["hand"] == {"bang": 3, "click": 5}
     assert '"hand"' not in control.replace('"hand_size"', "")
@@ -56,7 +56,7 @@ def test_a_card_chosen_on_a_phone_is_seen_by_no_other_page(live, open_page, scre
 def test_a_phone_link_needs_its_seats_token(live, open_page):
     live.table.command({"type": "new_game", "version": live.table.version,
                         "players": ["Ana", "Bob", "Cyd", "Dee"]}, Auth(control=True))
-    page = open_page(f"/seat/1?token={live.table.seat_token(2)}", size="phone",
+    page = open_page(f"/seat/1?token={live.table.access.seat_token(2)}", size="phone",
                      expected_errors=("403 (FORBIDDEN)",))
     expect(page.locator(".message")).to_contain_text("not valid for this seat")
 
@@ -66,7 +66,7 @@ def test_a_new_game_ends_the_old_links(live, open_page):
     old phone, which ends on the "scan again" page."""
     live.table.command({"type": "new_game", "version": live.table.version,
                         "players": ["Ana", "Bob", "Cyd", "Dee"]}, Auth(control=True))
-    phone = open_page(f"/seat/2?token={live.table.seat_token(2)}", size="phone",
+    phone = open_page(f"/seat/2?token={live.table.access.seat_token(2)}", size="phone",
                       expected_errors=("401 (UNAUTHORIZED)", "403 (FORBIDDEN)"))
     expect(phone.locator("#me-name")).to_have_text("Bob · seat 2")
     live.table.command({"type": "new_game", "version": live.table.version, "abandon": True,

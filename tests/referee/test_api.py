@@ -36,7 +36,7 @@ def new_game(client, cards="digital"):
 
 
 def seat_headers(port, seat):
-    return {"X-Seat": str(seat), "X-Seat-Token": port.table.seat_token(seat)}
+    return {"X-Seat": str(seat), "X-Seat-Token": port.table.access.seat_token(seat)}
 
 
 def test_spectators_read_the_public_state_without_secrets(client):
@@ -70,7 +70,7 @@ def test_the_godfather_sees_legal_actions_and_phone_links(client, port):
         "abandon": True})
     state = client.get("/api/control", headers=PIN).get_json()
     assert {"type": "choose", "player": "Ana"} in state["legal"]  # physical: a "ready" tap
-    assert state["seats"][1]["url"] == f"/seat/2?token={port.table.seat_token(2)}"
+    assert state["seats"][1]["url"] == f"/seat/2?token={port.table.access.seat_token(2)}"
 
 
 def test_a_phone_sees_and_plays_only_its_own_seat(client, port):

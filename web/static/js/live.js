@@ -8,6 +8,18 @@ let serverOffsetMs = 0; // server clock minus ours, from each snapshot's time
 
 export const localTime = (serverMs) => serverMs - serverOffsetMs;
 
+// What the referee cannot hear (the broker, a sensor device), and a countdown it called off.
+function showLinks(state) {
+  const banner = document.getElementById("links");
+  const down = (state.links || []).map((l) => t("link.down", {
+    what: l.link === "broker" ? t("link.broker") : t("link.device", { id: l.link.replace(/^device:/, "") }),
+    reason: l.reason }));
+  if (state.voided) down.push(t("link.voided"));
+  banner.hidden = down.length === 0;
+  banner.textContent = down.join(" ");
+  banner.dataset.down = (state.links || []).map((l) => l.link).join(" ");
+}
+
 export function connect(url, onState) {
   const banner = document.getElementById("connection");
   let source = null;
@@ -22,6 +34,7 @@ export function connect(url, onState) {
       const state = JSON.parse(msg.data);
       serverOffsetMs = state.now_ms - Date.now();
       show(true);
+      showLinks(state);
       onState(state);
       document.body.dataset.revision = state.revision; // drawn: what tests wait on
     });

@@ -1,0 +1,44 @@
+"""A broker outage in a real browser: the countdown is called off, never settled blind,
+and every page says within a second what the referee cannot hear."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import expect
+
+from companion.referee.commands import Auth
+
+GODFATHER = Auth(control=True)
+
+
+def command(live, **cmd) -> None:
+    live.table.command({"version": live.table.version, **cmd}, GODFATHER)
+
+
+def test_the_broker_killed_during_a_countdown_voids_it_and_every_page_says_so(
+        live, mosquitto, open_page):
+    names = ["Ana", "Bob", "Cyd", "Dee"]
+    command(live, type="new_game", players=names, powers="none")
+    for name in names:
+        command(live, type="action", action={"type": "choose", "player": name, "card": "click"})
+    page = open_page("/")
+    banner = page.locator("#links")
+    expect(banner).to_be_hidden()
+    command(live, type="countdown")
+    try:
+        mosquitto.stop()
+        lost = time.monotonic()
+        expect(banner).to_be_visible(timeout=1500)
+        shown_s = time.monotonic() - lost
+        expect(banner).to_contain_text("The sensors' message broker is down")
+        expect(banner).to_contain_text("The last countdown was called off")
+        state = live.table.public_state()
+        assert state["stage"]["name"] == "idle" and "broker" in state["voided"]
+        assert not any(p["aimed"] for p in state["players"])  # nobody "aimed at nobody"
+        assert shown_s < 1.5
+    finally:
+        mosquitto.restart()
+    expect(page.locator("#links")).not_to_contain_text("is down", timeout=10_000)
+    command(live, type="countdown")  # offered again once the broker is back
+    assert live.table.public_state()["voided"] is None
