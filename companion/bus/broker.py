@@ -222,6 +222,7 @@ class EmbeddedBroker:
         return self
 
     def _spawn(self, timeout_s: float) -> None:
+        _check_free(self.host, self.port)  # else the readiness check below meets another broker
         proc = subprocess.Popen([self.binary, "-c", str(self.conf)], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                 preexec_fn=_die_with_parent)
@@ -286,6 +287,16 @@ class EmbeddedBroker:
             self._supervisor.join(timeout_s)
         if self._tmp is not None:
             self._tmp.cleanup()
+
+
+def _check_free(host: str, port: int) -> None:
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as Mosquitto does
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            raise BrokerError(f"the MQTT broker cannot listen on {host}:{port}: "
+                              f"{exc.strerror or exc} (is another companion running?)") from None
 
 
 def _port_open(host: str, port: int) -> bool:
