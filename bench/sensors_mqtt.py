@@ -1,13 +1,15 @@
 """Sensor-to-subscriber latency and sustained rate, through the real bridge and a real broker.
 
-    .venv/bin/python bench/sensors_mqtt.py [--broker mosquitto|embedded] [-n 2000]
+    .venv/bin/python bench/sensors_mqtt.py [--broker mosquitto|table] [-n 2000]
                                            [--rate 2000 --seconds 5]
 
 Latency: one event at a time, from a MockFactory pin edge (standee) or a TILT line
 written into the simulated hub's pty, to the message arriving at an independent MQTT client:
 mosquitto_sub in its own process (receive time from its %U stamp, same system clock),
 or with --subscriber paho a client on its own connection in this process. Debounce is 0
-here: a real debounce adds exactly its hold time by design. Rate: TILT lines paced at
+here: a real debounce adds exactly its hold time by design. `--broker table` is the broker
+the companion runs by default (its Mosquitto child, passwords and ACLs; the subscriber is
+the `viewer` user); `mosquitto` a plain one with anonymous access. Rate: TILT lines paced at
 --rate for --seconds; every message must arrive. Results are in docs/PERFORMANCE.md.
 """
 
@@ -63,7 +65,7 @@ def percentiles(samples_ms: list[float]) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--broker", choices=["mosquitto", "embedded"], default="mosquitto")
+    ap.add_argument("--broker", choices=["mosquitto", "table"], default="mosquitto")
     ap.add_argument("-n", type=int, default=2000, help="single events per latency run")
     ap.add_argument("--rate", type=float, default=2000.0, help="sustained messages/s")
     ap.add_argument("--seconds", type=float, default=5.0)
@@ -76,7 +78,8 @@ def main() -> int:
     tmp = tempfile.mkdtemp(prefix="bench-sensors-")
     port = free_port()
     broker = start_mosquitto(port, tmp) if args.broker == "mosquitto" else None
-    mqtt = f"{{url: 'mqtt://127.0.0.1:{port}'}}" if broker else f"{{embedded_port: {port}}}"
+    mqtt = (f"{{url: 'mqtt://127.0.0.1:{port}'}}" if broker
+            else f"{{embedded_port: {port}, state_dir: {tmp}/broker}}")
     cfg = config.parse(f"""
 table: bench
 mqtt: {mqtt}
@@ -87,7 +90,9 @@ sensors:
 """, "bench")
     bridge = build_bridge(cfg).start()
     arrivals: queue.Queue[tuple[int, str, bytes]] = queue.Queue()
-    sub = subscribe(args.subscriber, port, bridge.topics.all, arrivals, args.sub_qos)
+    user = None if broker else ("viewer", bridge.broker.credentials["viewer"])
+    sub = subscribe(args.subscriber, port, bridge.topics.all, arrivals, args.sub_qos, user,
+                    cfg.mqtt)
     try:
         wait_for(arrivals, bridge.topics.availability("hub"), b"online")
         time.sleep(0.5)  # let the start-up burst pass before measuring
@@ -131,14 +136,17 @@ class HubLines:
             self.hub.poll(self.hub.clock.now_ms())  # written out with the round's lines
 
 
-def subscribe(kind: str, port: int, topic: str, arrivals: queue.Queue, qos: int = 1):
+def subscribe(kind: str, port: int, topic: str, arrivals: queue.Queue, qos: int = 1,
+              user: tuple[str, str] | None = None, settings: MqttSettings | None = None):
     """Arrivals as (time.time_ns() on arrival, topic, payload) from an independent client."""
     if kind == "paho":
-        sub = BusClient(MqttSettings(port=port, embedded=False, qos=1), "bench-subscriber")
+        sub = BusClient(settings if user else MqttSettings(port=port, embedded=False, qos=1),
+                        "bench-subscriber", user=user[0] if user else None)
         sub.subscribe(topic, lambda t, p: arrivals.put((time.time_ns(), t, p)))
         return sub.start()
+    login = ["-u", user[0], "-P", user[1]] if user else []
     proc = subprocess.Popen(["mosquitto_sub", "-p", str(port), "-t", topic, "-q", str(qos),
-                             "-F", "%U %t %p"], stdout=subprocess.PIPE)
+                             "-F", "%U %t %p", *login], stdout=subprocess.PIPE)
 
     def read() -> None:
         for line in proc.stdout:

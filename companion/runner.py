@@ -76,7 +76,7 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
         buzzer_for(table, referee.buzzer_pin, factory)
     topics = Topics(config.table)
     bus = BusClient(config.mqtt, f"cashnguns-{config.table}-referee",
-                    status_topic=f"{topics.base}/referee/status")
+                    status_topic=f"{topics.base}/referee/status", user="referee")
     RefereeLink(table, bus, topics, referee.home_assistant, referee.discovery_prefix).start()
     bus.start()
     stop = threading.Event()

@@ -3,7 +3,9 @@
 It connects in the background and reconnects on its own; subscriptions are made in the
 connect callback, so a reconnect restores every one of them; TCP_NODELAY is set on the
 socket (without it, Nagle's algorithm stalls bursts of small messages by 40 ms); an
-optional status topic is the last will and is set `offline` on a clean stop.
+optional status topic is the last will and is set `offline` on a clean stop. `user` names
+the client's MQTT user (`sensors`, `referee`, `sim`, `viewer`): its password is read from
+the credentials file at `start()` (see companion/bus/broker.py and docs/SECURITY.md).
 """
 
 from __future__ import annotations
@@ -27,8 +29,8 @@ Handler = Callable[[str, bytes], None]
 
 class BusClient:
     def __init__(self, settings: MqttSettings, client_id: str, status_topic: str | None = None,
-                 qos: int | None = None) -> None:
-        self.settings, self.status_topic = settings, status_topic
+                 qos: int | None = None, user: str | None = None) -> None:
+        self.settings, self.status_topic, self.user = settings, status_topic, user
         self.qos = settings.qos if qos is None else qos
         self.connected = threading.Event()
         self.connects = 0
@@ -55,7 +57,13 @@ class BusClient:
         self._client = c
 
     def start(self, wait_s: float | None = 5.0) -> BusClient:
-        """Connect in the background; wait up to `wait_s` for the first connection."""
+        """Connect in the background; wait up to `wait_s` for the first connection.
+
+        Raises BrokerError when the client's user has no credentials to read."""
+        if self.user is not None:
+            settings = self.settings.as_user(self.user)
+            if settings.username is not None:
+                self._client.username_pw_set(settings.username, settings.password)
         self._client.connect_async(self.settings.host, self.settings.port,
                                    keepalive=self.settings.keepalive)
         self._client.loop_start()

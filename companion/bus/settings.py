@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from companion.config import Node
@@ -21,26 +22,49 @@ class MqttSettings:
     keepalive: int = 10
     qos: int = 0  # of what we publish and subscribe to; see docs/MQTT.md
     embedded: bool = True  # no url: the companion starts its own broker on host:port
+    state_dir: Path = Path("var/broker")  # the companion's broker: its files and credentials
+    credentials: Path | None = None  # a credentials.json with a password per user
 
     def describe(self) -> str:
-        kind = "embedded broker" if self.embedded else "broker"
+        kind = "the table's broker" if self.embedded else "broker"
         return f"{kind} at {'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
+
+    @property
+    def credentials_file(self) -> Path | None:
+        return self.state_dir / "credentials.json" if self.embedded else self.credentials
+
+    def as_user(self, user: str | None) -> MqttSettings:
+        """These settings with `user`'s password from the credentials file: the companion's
+        broker's own, or `credentials` for another broker (else the url's user, if any)."""
+        path = self.credentials_file
+        if user is None or path is None:
+            return self
+        from companion.bus.broker import load_credentials
+
+        creds = load_credentials(path)
+        if user not in creds:
+            from companion.bus.broker import BrokerError
+
+            raise BrokerError(f"{path}: has no password for the MQTT user {user!r}")
+        return replace(self, username=user, password=creds[user])
 
 
 def parse(node: Node) -> MqttSettings:
     """`url: mqtt[s]://[user[:password]@]host[:port]`; without it, an embedded broker.
 
-    QoS defaults to 1 with a real broker (messages survive a reconnect) and to 0 with the
-    embedded one: its connection is loopback in the same process and cannot drop alone,
-    and QoS 1 halves what the in-process broker can carry.
+    Without a url the companion runs Mosquitto itself on 127.0.0.1:`embedded_port`, with its
+    files in `state_dir`. QoS defaults to 1: messages queued while the broker restarts are
+    delivered after it (the table's broker is a child process that can die alone).
+    `credentials`: a credentials.json (as the companion writes) giving each client its user.
     """
     keepalive = node.integer("keepalive", 10, lo=2, hi=600)
     url = node.text("url", None)
-    qos = node.integer("qos", 1 if url else 0, lo=0, hi=1)
+    qos = node.integer("qos", 1, lo=0, hi=1)
     if url is None:
         port = node.integer("embedded_port", 1883, lo=0, hi=65535)
+        state_dir = Path(node.text("state_dir", "var/broker"))
         node.done()
-        return MqttSettings(port=port, keepalive=keepalive, qos=qos)
+        return MqttSettings(port=port, keepalive=keepalive, qos=qos, state_dir=state_dir)
     parts = urlsplit(url)
     if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
         raise node.error("url", f"must be like mqtt://host:1883 or mqtts://host:8883, not {url!r}")
@@ -51,10 +75,12 @@ def parse(node: Node) -> MqttSettings:
     username = node.text("username", unquote(parts.username) if parts.username else None)
     password = node.text("password", unquote(parts.password) if parts.password else None)
     ca_file = node.text("ca_file", None)
+    credentials = node.text("credentials", None)
     if ca_file is not None and parts.scheme != "mqtts":
         raise node.error("ca_file", "only applies to an mqtts:// url")
     node.done()
     return MqttSettings(
         host=parts.hostname, port=port, tls=parts.scheme == "mqtts", username=username,
         password=password, ca_file=ca_file, keepalive=keepalive, qos=qos, embedded=False,
+        credentials=Path(credentials) if credentials else None,
     )

@@ -60,7 +60,8 @@ class SensorBridge:
         self.bus: BusClient | None = None
         self.publisher: MqttPublisher | None = None
         if publish:
-            self.bus = BusClient(config.mqtt, _client_id(config.table), self.topics.status)
+            self.bus = BusClient(config.mqtt, _client_id(config.table), self.topics.status,
+                                 user="sensors")
             self.publisher = MqttPublisher(self.bus, self.topics)
             self.tee.sinks.append(self.publisher)
         self.sim = Simulator(self.settings, clock, self.scheduler.lock)
@@ -85,7 +86,12 @@ class SensorBridge:
         mqtt = self.config.mqtt
         if self.bus is not None:
             if mqtt.embedded:
-                self.broker = EmbeddedBroker(mqtt.port, mqtt.host).start()
+                simulated = bool(self.settings.sim.guns) or self.settings.gpio.pin_factory == "mock"
+                referee = self.config.sections.get("referee")
+                self.broker = EmbeddedBroker(
+                    mqtt.port, mqtt.host, mqtt.state_dir, self.config.table, simulated,
+                    discovery_prefix=getattr(referee, "discovery_prefix", "homeassistant"),
+                ).start()
             self.bus.start()
             self.bus.subscribe(self.topics.sim_command, self._sim_command)
         if self.gpio:

@@ -15,6 +15,7 @@ import os
 import threading
 import time
 
+from companion.bus.broker import BrokerError
 from companion.bus.client import BusClient
 from companion.bus.topics import ONLINE, Topics
 from companion.clock import SYSTEM_CLOCK
@@ -75,9 +76,13 @@ def read_live(config: Config, timeout_s: float) -> dict[str, bytes] | None:
         if topic == topics.status:
             got_status.set()
 
-    bus = BusClient(config.mqtt, f"cashnguns-{config.table}-doctor-{os.getpid()}")
+    bus = BusClient(config.mqtt, f"cashnguns-{config.table}-doctor-{os.getpid()}",
+                    user="viewer")
     bus.subscribe(topics.all, on_message)
-    bus.start(wait_s=min(timeout_s, 2.0))
+    try:
+        bus.start(wait_s=min(timeout_s, 2.0))
+    except BrokerError:
+        return None  # the table's broker never ran here: nothing live to read
     try:
         if not bus.connected.is_set() or not got_status.wait(timeout_s):
             return None
@@ -218,7 +223,8 @@ def ir_matrix(config: Config, seconds: float = 1.0) -> int:
     if retained is not None:
         for topic, payload in retained.items():
             on_message(topic, payload)
-        bus = BusClient(config.mqtt, f"cashnguns-{config.table}-matrix-{os.getpid()}")
+        bus = BusClient(config.mqtt, f"cashnguns-{config.table}-matrix-{os.getpid()}",
+                        user="viewer")
         bus.subscribe(topics.hub_seen, on_message)
         bus.start(wait_s=2.0)
         time.sleep(seconds)  # the matrix is a share of the looks over this time

@@ -3,10 +3,12 @@ an independent mosquitto_sub."""
 
 import itertools
 import json
+import queue
 
 import pytest
 
 from companion import config
+from companion.bus.client import BusClient
 from companion.sensors import build_bridge
 
 _tables = itertools.count(1)
@@ -158,13 +160,23 @@ def test_a_clean_stop_says_offline(tmp_path, mosquitto, observe):
     assert obs.expect(bridge.topics.availability("hub"), lambda p: p == "offline")
 
 
-def test_with_no_broker_configured_an_embedded_one_serves(tmp_path, observe, unused_port):
-    bridge = build_bridge(table_config(tmp_path, f"{{embedded_port: {unused_port}}}")).start()
+def test_with_no_broker_configured_the_tables_own_serves_its_users(tmp_path, unused_port):
+    """The companion's Mosquitto: a `viewer` reads the facts (strangers: tests/bus)."""
+    bridge = build_bridge(table_config(
+        tmp_path, f"{{embedded_port: {unused_port}, state_dir: '{tmp_path / 'broker'}'}}")).start()
+    got: queue.Queue[tuple[str, bytes]] = queue.Queue()
+    viewer = BusClient(bridge.config.mqtt, "bridge-viewer", user="viewer")
+    viewer.subscribe(bridge.topics.all, lambda t, p: got.put((t, p)))
     try:
-        obs = observe(unused_port, bridge.topics.all)
-        obs.expect(bridge.topics.status, lambda p: p == "online")
+        viewer.start()
+        while got.get(timeout=5) != (bridge.topics.status, b"online"):
+            pass
         bridge.sim.tip(1)
         posture = bridge.topics.standee_posture(1)
-        assert state(obs.expect(posture, lambda p: state(p)["posture"] == "down"))["seat"] == 1
+        while True:
+            topic, payload = got.get(timeout=5)
+            if topic == posture and state(payload.decode())["posture"] == "down":
+                break
     finally:
+        viewer.stop()
         bridge.stop()

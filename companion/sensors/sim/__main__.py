@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 
+from companion.bus.broker import BrokerError
 from companion.bus.client import BusClient
 from companion.bus.topics import Topics
 from companion.config import ConfigError, load
@@ -33,8 +34,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"unknown command {args.command[0]!r}; known: {', '.join(COMMANDS.values())}",
               file=sys.stderr)
         return 2
-    bus = BusClient(config.mqtt, f"cashnguns-{config.table}-simcli-{os.getpid()}", qos=1)
-    bus.start(wait_s=3)
+    bus = BusClient(config.mqtt, f"cashnguns-{config.table}-simcli-{os.getpid()}", qos=1,
+                    user="sim")
+    try:
+        bus.start(wait_s=3)
+    except BrokerError as exc:
+        print(exc, file=sys.stderr)
+        return 1
     if not bus.connected.is_set():
         print(f"no broker at {config.mqtt.describe()}: is `companion sensors` running?",
               file=sys.stderr)
