@@ -14,8 +14,6 @@ from companion.config import Config, ConfigError, load
 def setup_logging(level: str) -> None:
     logging.basicConfig(stream=sys.stderr, level=level,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    for noisy in ("transitions", "amqtt"):  # the embedded broker's chatter
-        logging.getLogger(noisy).setLevel(max(logging.WARNING, logging.getLogger().level))
 
 
 def add_config_argument(parser: argparse.ArgumentParser, log_level: bool = False) -> None:

@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 from waiting import wait_for  # (tests/ is on the path for this conftest)
 
-from companion.bus.broker import EmbeddedBroker
 from companion.bus.settings import MqttSettings
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
@@ -113,15 +112,6 @@ def mosquitto(tmp_path_factory) -> Iterator[Mosquitto]:
 def private_mosquitto(tmp_path) -> Iterator[Mosquitto]:
     """A Mosquitto of the test's own, which it may stop and restart."""
     yield from _mosquitto(tmp_path)
-
-
-@pytest.fixture
-def embedded_broker() -> Iterator[EmbeddedBroker]:
-    broker = EmbeddedBroker(port=free_port()).start()
-    try:
-        yield broker
-    finally:
-        broker.stop()
 
 
 class Observer:
