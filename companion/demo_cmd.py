@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 import random
-import tempfile
 import threading
-from pathlib import Path
 
 from companion.commandline import add_config_argument, prepare
 
@@ -23,6 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="no bots: play from /referee and move sensors on /sim")
     parser.add_argument("--games", type=int, default=0, help="stop after N games (0: never)")
     parser.add_argument("--seed", type=int, help="the bots' seed (default: a new one, printed)")
+    parser.add_argument("--journal", metavar="FILE",
+                        help="the game journal (default: referee.journal of the config); an "
+                             "unfinished game in it is resumed")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -33,10 +34,12 @@ def run(args: argparse.Namespace) -> int:
     if prepared is None:
         return 2
     config, stop = prepared
-    journal = Path(tempfile.mkdtemp(prefix="companion-demo-")) / "journal.sqlite3"
-    running = start_table(config, str(journal), port=args.port)
+    running = start_table(config, args.journal, port=args.port)
     table = running.table
+    unfinished = table.game is not None and table.game.state.phase != "over"
+    resumed = f"game {table.game.id} resumed from" if unfinished else "journal"
     print(f"Cash 'n Guns demo table on {running.url}  (Godfather's PIN {table.access.pin})\n"
+          f"  {resumed} {running.journal.path} (run the demo again to go on)\n"
           f"  table view {running.url}/   controls {running.url}/referee   "
           f"virtual table {running.url}/sim\nCtrl-C to stop.", flush=True)
     printed = [0]
@@ -72,9 +75,12 @@ def _play(table: object, sim: object, stop: threading.Event, args: argparse.Name
     players = min(args.players, seats)
     rnd = random.Random(args.seed)  # the games and the bots' choices; timing still varies
     played = 0
+    resumed = bool(table.game and table.game.state.phase != "over")  # type: ignore[attr-defined]
     while not stop.is_set():
         bot = TableBot(LivePort(table, sim, stop, args.pace), rnd)  # type: ignore[arg-type]
-        bot.new_game(NAMES[:players], powers="random", seed=rnd.randrange(1 << 31))
+        if not resumed:  # a game left unfinished in the journal is played on first
+            bot.new_game(NAMES[:players], powers="random", seed=rnd.randrange(1 << 31))
+        resumed = False
         try:
             while not stop.is_set() and bot.port.control()["phase"] != "over":
                 bot.step(bot.port.control())

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import json
 import logging
+import time
+from collections import Counter
 from typing import Any
 
 from companion import __version__
 from companion.bus.client import BusClient
-from companion.bus.topics import ONLINE, Topics
+from companion.bus.topics import Topics
 from companion.referee.table import Table
 from companion.referee.views import public_event
 from companion.sensors.codec import fact_from_message
@@ -25,6 +27,7 @@ log = logging.getLogger(__name__)
 # engine event -> published event type
 EVENT_TYPES = {"wounded": "wounded", "eliminated": "eliminated", "lay_down": "lay_down",
                "game_over": "game_over"}
+REJECT_LOG_S = 10.0  # bad sensor messages are logged at most this often
 BROKER = "broker"  # a link's name; a sensor device's is "device:<id>"
 PLAYER_EVENTS = ("shot", "wounded", "eliminated", "lay_down", "loot_taken", "godfather")
 
@@ -46,7 +49,8 @@ class RefereeLink:
                  home_assistant: bool = False, discovery_prefix: str = "homeassistant") -> None:
         self.table, self.bus, self.topics = table, bus, topics
         self.home_assistant, self.prefix = home_assistant, discovery_prefix
-        self.rejected = 0
+        self.rejected: Counter[str] = Counter()  # bad sensor messages, by topic
+        self._rejects_logged_at = float("-inf")
         self._sent_version = -1
         self._sent_events = 0
         self._game: int | None = None
@@ -68,8 +72,12 @@ class RefereeLink:
         try:
             fact = fact_from_message(topic, payload)
         except ValueError as e:
-            self.rejected += 1
-            log.warning("sensor message dropped: %s", e)
+            self.rejected[topic[:120]] += 1
+            now = time.monotonic()
+            if now - self._rejects_logged_at >= REJECT_LOG_S:  # a flood is one line a while
+                self._rejects_logged_at = now
+                log.warning("sensor message dropped: %s (%d dropped so far on %d topics)",
+                            str(e)[:200], self.rejected.total(), len(self.rejected))
             return
         self.table.on_fact(fact)
 
@@ -89,8 +97,7 @@ class RefereeLink:
                             str(info.get("reason", "?"))[:40])
 
     def _on_connect(self) -> None:
-        self.table.link(BROKER, True, "connected")
-        self.bus.publish(f"{self.topics.base}/referee/status", ONLINE, retain=True)
+        self.table.link(BROKER, True, "connected")  # (the client says `online` itself)
         if self.home_assistant:
             self._discovery()
         self._sent_version = -1

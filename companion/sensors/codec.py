@@ -24,6 +24,8 @@ TOPIC = re.compile(r".*/(?:(gun)/([^/]+)/(aim|raised|lock)|(standee)/([^/]+)/(po
                    r"|(hub)/(seen))$")
 
 
+MAX_PAYLOAD = 4096  # a fact is a few dozen bytes; a hub's `seen` under 200
+
 class CodecError(ValueError):
     """A fact or payload outside the schema; the message says which field and why."""
 
@@ -61,10 +63,14 @@ def fact_from_message(topic_name: str, payload: bytes) -> Fact:
         if not (seat_text.isdigit() and 1 <= int(seat_text) <= MAX_SEAT):
             raise CodecError(f"not a sensor topic: {topic_name}")
         seat = int(seat_text)
+    if len(payload) > MAX_PAYLOAD:
+        raise CodecError(f"{topic_name}: payload of {len(payload)} bytes (at most {MAX_PAYLOAD})")
     try:
         data = json.loads(payload, parse_constant=_no_constant)
     except (ValueError, UnicodeDecodeError):
         raise CodecError(f"{topic_name}: payload is not JSON") from None
+    except RecursionError:
+        raise CodecError(f"{topic_name}: payload nested too deep") from None
     if not isinstance(data, dict):
         raise CodecError(f"{topic_name}: payload is not a JSON object")
     t = data.get("t")

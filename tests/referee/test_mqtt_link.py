@@ -69,3 +69,39 @@ def test_home_assistant_discovery_uses_current_keys():
     assert seat2["device"]["sw_version"] == __version__ and seat2["device"]["model"]
     assert seat2["state_topic"] == f"{BASE}/player/2/event"
     assert seat2["event_types"] == list(PLAYER_EVENTS)
+
+
+def test_a_flood_of_bad_sensor_messages_is_counted_and_logged_once(mosquitto, caplog):
+    import logging
+
+    from local_table import LocalPort
+    from waiting import wait_for
+
+    from companion.bus.client import BusClient
+    from companion.bus.topics import Topics
+    from companion.referee.mqtt_link import RefereeLink
+
+    topics = Topics("flood")
+    port = LocalPort()
+    bus = BusClient(mosquitto.settings, "flood-referee")
+    referee = RefereeLink(port.table, bus, topics)
+    referee.start()
+    bus.start()
+    sender = BusClient(mosquitto.settings, "flood-sender").start()
+    bad = [b"not json", b'{"target": 2, "t": NaN}', b"[" * 3000, b"[" * 10_000,
+           b'{"target": 9, "t": 1}', b'{"target": 2, "t": ' + b"9" * 5000 + b"}"]
+    try:
+        with caplog.at_level(logging.WARNING):
+            for i in range(1200):
+                sender.publish(f"{topics.base}/gun/{1 + i % 8}/aim", bad[i % len(bad)])
+            sender.publish(f"{topics.base}/standee/3/posture", b'{"posture": "down", "t": 5}')
+            wait_for(lambda: port.table.readings.now(3, "posture", 10) == "down", 10,
+                     "the good message after the flood")
+        assert referee.rejected.total() == 1200 and len(referee.rejected) == 8  # by topic
+        assert bus.handler_errors == 0  # nothing escaped the referee's own checks
+        warnings = [r for r in caplog.records if r.name == "companion.referee.mqtt_link"]
+        assert len(warnings) == 1  # a flood is one line (then one every 10 s at most)
+        assert not any(r.exc_info for r in caplog.records)  # no traceback, not one
+    finally:
+        sender.stop()
+        bus.stop()

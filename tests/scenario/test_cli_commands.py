@@ -54,10 +54,37 @@ def test_demo_plays_a_whole_game_on_a_simulated_table(tmp_path, unused_port):
             "settle_ms: 150, posture_ms: 300}\n")
     config.write_text(sim.replace("embedded_port: 1883", f"embedded_port: {unused_port}") + fast)
     run = companion("demo", "--config", str(config), "--games", "1", "--pace", "0",
-                    "--port", "0", "--players", "4")
+                    "--port", "0", "--players", "4", "--journal", str(tmp_path / "j.sqlite3"))
     told = f"stdout:\n{run.stdout[-2000:]}\nstderr:\n{run.stderr[-2000:]}"
     assert run.returncode == 0, told
     assert "Cash 'n Guns demo table on http://" in run.stdout, told
     assert "Round 1: Ana is the Godfather." in run.stdout, told
     assert "Game over:" in run.stdout, told
     assert re.search(r"^Bots play with --seed \d+\.$", run.stdout, re.M), told
+
+
+def test_the_demo_goes_on_with_a_game_left_in_its_journal(tmp_path, unused_port):
+    from companion.clock import SYSTEM_CLOCK
+    from companion.referee.commands import Auth
+    from companion.referee.journal import Journal
+    from companion.referee.settings import RefereeSettings
+    from companion.referee.table import Table
+
+    journal = tmp_path / "demo.sqlite3"
+    left = Table("demo", RefereeSettings(), Journal(journal), SYSTEM_CLOCK)  # a demo stopped
+    left.command({"type": "new_game", "version": left.version, "seed": 4, "powers": "none",
+                  "players": ["Ana", "Bob", "Cyd", "Dee"]}, Auth(control=True))
+    left.journal.close()
+    sim = (ROOT / "config" / "table.sim.yaml").read_text()
+    config = tmp_path / "demo.yaml"
+    fast = ("referee:\n  timing: {beat_ms: 200, hold_ms: 150, too_slow_ms: 400, "
+            "settle_ms: 150, posture_ms: 300}\n")
+    config.write_text(sim.replace("embedded_port: 1883", f"embedded_port: {unused_port}") + fast)
+    run = companion("demo", "--config", str(config), "--games", "1", "--pace", "0",
+                    "--port", "0", "--journal", str(journal))
+    told = f"stdout:\n{run.stdout[-2000:]}\nstderr:\n{run.stderr[-2000:]}"
+    assert run.returncode == 0, told
+    assert f"game 1 resumed from {journal}" in run.stdout, told
+    assert "Game over:" in run.stdout, told
+    again = Journal(journal)
+    assert again.latest_game() == (1, True)  # that game, played to its end: no new one
