@@ -72,6 +72,14 @@ def _construct_map(loader: _Loader, node: yaml.MappingNode) -> LineMap:
     return result
 
 
+def _construct_int(loader: _Loader, node: yaml.ScalarNode) -> int:
+    try:
+        return int(yaml.SafeLoader.construct_yaml_int(loader, node))
+    except ValueError:  # past Python's 4,300 digits: no table needs such a number
+        raise _DuplicateKey(problem="a number of more than 4,300 digits",
+                            problem_mark=node.start_mark) from None
+
+
 def _construct_list(loader: _Loader, node: yaml.SequenceNode) -> LineList:
     result = LineList(loader.construct_object(item, deep=True) for item in node.value)
     result.line = node.start_mark.line + 1
@@ -81,6 +89,7 @@ def _construct_list(loader: _Loader, node: yaml.SequenceNode) -> LineList:
 
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_map)
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_list)
+_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 
 
 def parse_yaml(text: str, file: str) -> Any:
@@ -96,6 +105,8 @@ def parse_yaml(text: str, file: str) -> Any:
         raise YamlError(file, line, "", problem) from None
     except yaml.YAMLError as exc:
         raise YamlError(file, None, "", f"not valid YAML: {exc}") from None
+    except RecursionError:
+        raise YamlError(file, None, "", "nested too deep to be a table's file") from None
 
 
 def read_text(path: Path) -> str:

@@ -65,7 +65,11 @@ def parse(node: Node) -> MqttSettings:
         state_dir = Path(node.text("state_dir", "var/broker"))
         node.done()
         return MqttSettings(port=port, keepalive=keepalive, qos=qos, state_dir=state_dir)
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        parts.hostname  # noqa: B018 - parsing the host refuses a malformed IPv6 address
+    except ValueError as exc:
+        raise node.error("url", f"is not a broker URL ({exc}): {url!r}") from None
     if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
         raise node.error("url", f"must be like mqtt://host:1883 or mqtts://host:8883, not {url!r}")
     try:

@@ -13,6 +13,7 @@ from flask import Blueprint, Response, jsonify, request, session
 from companion.referee.commands import Auth, CommandError
 from companion.referee.table import Table
 
+MAX_BODY = 64 * 1024  # the largest command (a new game) is well under 1 KiB
 WRONG_PIN_LIMIT = 5  # wrong tries from one address ...
 WRONG_PIN_TABLE_LIMIT = 10  # ... or from all addresses together ...
 WRONG_PIN_WINDOW_S = 60.0  # ... in this long stop PIN tries (from it, or all) as long
@@ -50,7 +51,12 @@ def api_blueprint(table: Table) -> Blueprint:
     guard = PinGuard()
 
     def body() -> dict[str, Any]:
-        data = request.get_json(silent=True)
+        if (request.content_length or 0) > MAX_BODY:
+            raise CommandError(413, f"the body is over {MAX_BODY} bytes: no command is")
+        try:
+            data = request.get_json(silent=True)
+        except RecursionError:
+            raise CommandError(400, "the body is nested too deep to be a command") from None
         if not isinstance(data, dict):
             raise CommandError(400, "the body must be a JSON object")
         return data
