@@ -82,13 +82,17 @@ class Journal:
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One transaction, on disk when the block ends; nothing of it if the block fails."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._db
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    if self._db.in_transaction:
+                        self._db.execute("ROLLBACK")
+                    raise
+            except sqlite3.Error as e:  # the disk is full, the card went read-only, ...
+                raise JournalError(f"cannot write the game journal {self.path}: {e}") from None
 
     def secret(self) -> bytes:
         """A random key kept with the games, so phone links survive a restart."""

@@ -20,7 +20,7 @@ from companion.referee import views
 from companion.referee.access import Access
 from companion.referee.commands import EXACT_VERSION, Auth, CommandError
 from companion.referee.game import Game, engine_setup
-from companion.referee.journal import Journal
+from companion.referee.journal import Journal, JournalError
 from companion.referee.links import Links
 from companion.referee.readings import Readings
 from companion.referee.settings import RefereeSettings
@@ -56,6 +56,7 @@ class Table:
         self.ambiguous: dict[str, list[int]] = {}  # aims the Godfather decides: the seats seen
         self.links = Links()  # the broker and the sensor devices: the referee never decides blind
         self.voided: str | None = None  # why the last countdown was called off
+        self.journal_error: str | None = None  # why play is paused: the journal failed
         self._resume()
         self._step_key, self._step_version = self._step(), self.version
 
@@ -194,7 +195,12 @@ class Table:
             apply_in_place(trial, action)
         except RuleError as e:
             raise CommandError(422, e.message, rule=e.rule) from None
-        self.journal.record(game.id, action, source, self.clock.now_ms())
+        try:
+            self.journal.record(game.id, action, source, self.clock.now_ms())
+        except JournalError as e:  # nothing is shown that is not on disk: play waits
+            self.paused, self.stage, self.journal_error = True, Stage(), str(e)
+            self._changed(game=True)
+            raise CommandError(507, f"{e}; play is paused until it can be written") from None
         if action.type == "aim":
             self.ambiguous.pop(action.player, None)
         game.state = trial
@@ -284,7 +290,7 @@ class Table:
         self._changed(game=True)
 
     def _resume_play(self, _cmd: dict[str, Any], _auth: Auth) -> None:
-        self.paused = False
+        self.paused, self.journal_error = False, None  # (the next action writes again)
         self._changed(game=True)
 
     # -- time: countdown beats and snapshots ---------------------------------------------
@@ -365,6 +371,7 @@ class Table:
                                 "manual": r.manual(seat)} for seat in seats},
                 lay_down=frozenset(self.lay_down), ambiguous=dict(self.ambiguous),
                 links=self.links.public(), voided=self.voided,
+                journal_error=self.journal_error,
                 names=dict(self.settings.names),
                 seat_tokens={seat: self.access.seat_token(seat) for seat in seats})
 

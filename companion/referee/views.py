@@ -66,6 +66,7 @@ class Snapshot:
     seat_tokens: dict[int, str] = field(default_factory=dict)
     links: list[dict[str, Any]] = field(default_factory=list)  # links down now
     voided: str | None = None  # why the last countdown was called off
+    journal_error: str | None = None  # the journal cannot be written: play is paused
 
 
 Text = dict[str, Any]  # {"key": a catalog key, "args": {...}} (see the module's doc)
@@ -80,7 +81,7 @@ def public(t: Snapshot) -> dict[str, Any]:
         "version": t.version, "revision": t.revision, "table": t.table, "paused": t.paused,
         "stage": t.stage.public(), "game": None, "players": [], "now_ms": t.now_ms,
         "rounds": ROUNDS, "waiting": None, "over": False,
-        "links": t.links, "voided": t.voided,
+        "links": t.links, "voided": t.voided, "journal_error": t.journal_error,
     }
     game = t.game
     if game is None:

@@ -71,3 +71,33 @@ def test_a_journal_that_cannot_be_opened_says_so_in_a_sentence(tmp_path, make):
         path.write_bytes(b"this is not a database, " * 100)
     with pytest.raises(JournalError, match=r"cannot open the game journal .*journal"):
         Journal(path)
+
+
+def test_a_full_disk_mid_game_pauses_play_and_shows_nothing_unwritten(tmp_path):
+    from local_table import NAMES8, LocalPort
+
+    from companion.referee.commands import CommandError
+
+    port = LocalPort(tmp_path / "journal.sqlite3")
+    port.do("new_game", players=NAMES8[:4], powers="none", seed=2)
+    port.act(type="choose", player="Ana", card="bang")
+    db = port.table.journal._db
+    db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
+    with pytest.raises(JournalError):  # something else fills the card up to its last page
+        while True:
+            port.table.journal.record(999, Action("choose", "Filler"), "test", 0.0)
+    with pytest.raises(CommandError) as refused:
+        port.act(type="choose", player="Bob", card="click")
+    assert refused.value.status == 507 and "cannot write the game journal" in refused.value.message
+    state = port.table.public_state()
+    assert state["paused"] and "database or disk is full" in state["journal_error"]
+    shown = [p["chosen"] for p in state["players"]]
+    entries = port.table.journal.entries(port.table.game.id)
+    assert sum(shown) == len([e for e in entries if e.action.type == "choose"])  # on disk
+    db.execute("PRAGMA max_page_count = 1073741823")  # space freed
+    port.do("resume")
+    assert port.table.public_state()["journal_error"] is None
+    for p in port.table.public_state()["players"]:
+        if not p["chosen"]:
+            port.act(type="choose", player=p["name"], card="click")
+    assert all(p["chosen"] for p in port.table.public_state()["players"])

@@ -15,6 +15,7 @@ function showLinks(state) {
     what: l.link === "broker" ? t("link.broker") : t("link.device", { id: l.link.replace(/^device:/, "") }),
     reason: l.reason }));
   if (state.voided) down.push(t("link.voided"));
+  if (state.journal_error) down.push(t("journal.failed"));
   banner.hidden = down.length === 0;
   banner.textContent = down.join(" ");
   banner.dataset.down = (state.links || []).map((l) => l.link).join(" ");
