@@ -197,7 +197,7 @@ def history(game: Game) -> dict[str, Any]:
                 wealth.append({p.name: totals[p.seat]["total"] for p in s.players})
             elif e["type"] == "wounded":
                 shots += [{"round": e["round"], "by": b, "player": e["player"]} for b in e["by"]]
-    return {"wealth": wealth[1:], "shots": shots}
+    return {"wealth": wealth, "shots": shots}  # one point per round played
 
 
 def control(t: Snapshot) -> dict[str, Any]:

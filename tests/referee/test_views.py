@@ -269,3 +269,21 @@ def test_the_result_is_in_the_public_view_once_over():
     assert view["over"] is True and view["waiting"]["key"] == "wait.over"
     assert view["result"]["tiebreak"]["key"] == "final.tie_shared"
     assert views.control(snap)["commands"] == []
+
+
+def test_the_end_chart_has_one_point_per_round_played():
+    import random
+
+    from local_table import LocalPort as Port
+
+    from companion.bots.table_bot import TableBot
+
+    for seed in (5, 6, 7):
+        port = Port()
+        bot = TableBot(port, random.Random(seed))
+        bot.new_game(["Ana", "Bob", "Cyd", "Dee"], powers="random", seed=seed)
+        final = bot.play()
+        wealth = final["history"]["wealth"]
+        assert len(wealth) == final["round"], seed  # round 1's end included
+        totals = {p["name"]: p["score"]["total"] for p in final["final"]}
+        assert wealth[-1] == totals  # the last point is the final count

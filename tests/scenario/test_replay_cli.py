@@ -29,9 +29,11 @@ def test_the_shared_examples_are_there():
 
 
 @pytest.mark.skipif(not ORIGINALS.is_dir(), reason=f"no originals at {ORIGINALS}")
-def test_the_copied_examples_are_the_shared_ones():
+def test_the_copied_examples_and_format_are_the_shared_ones():
     originals = {f.name: f.read_bytes() for f in ORIGINALS.glob("*.yaml")}
     assert {f.name: f.read_bytes() for f in SHARED.glob("*.yaml")} == originals
+    spec = ORIGINALS.parent / "spec" / "scenario-format.md"
+    assert (ROOT / "docs" / "scenario-format.md").read_bytes() == spec.read_bytes()
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
