@@ -68,9 +68,8 @@ class TableModel:
             optics = self.optics
             for gun, ways in self._pairs[beacon_seat]:
                 hand = self._hands[gun]
-                rest = hand.moves[-1]
-                if rest.t1 <= t_ms and rest.el1 <= TILT_EL:
-                    continue  # at rest, lowered: it points at the floor (and costs nothing)
+                if lowered_at_rest(hand, t_ms):
+                    continue  # it points at the floor (and costs nothing)
                 az, el = hand.at(t_ms)
                 az, el = math.radians(az), math.radians(el)
                 ce = math.cos(el)
@@ -149,8 +148,7 @@ class TableModel:
 
     def at_rest(self, t_ms: float) -> bool:
         """Every gun lowered and still at t_ms, with nothing planned after."""
-        return all(p.moves[-1].t1 <= t_ms and p.moves[-1].el1 <= TILT_EL
-                   for p in self._hands.values())
+        return all(lowered_at_rest(p, t_ms) for p in self._hands.values())
 
     def quiet(self, t_ms: float, slots: int) -> bool:
         """Whether `slots` slots from t_ms would all see nothing: every gun at rest, and no
@@ -160,10 +158,7 @@ class TableModel:
     def raised(self, gun: int) -> bool:
         """What the gun's tilt sensor says now."""
         hand = self._hands[gun]
-        rest = hand.moves[-1]
-        if rest.t1 <= self.now and rest.el1 <= TILT_EL:
-            return False  # lowered, at rest
-        return hand.at(self.now)[1] > TILT_EL
+        return not lowered_at_rest(hand, self.now) and hand.at(self.now)[1] > TILT_EL
 
     def pointing(self, gun: int, t_ms: float) -> tuple[float, float]:
         """The receiver's axis (azimuth, elevation) at t_ms, in the gun's frame."""
@@ -195,3 +190,9 @@ class TableModel:
         end = now + self.hand.correct_ms
         pointing.correct(Move(now, end, *pointing.base(now), az_t + daz, el_t + delv))
         aim[2], aim[3] = end, None
+
+
+def lowered_at_rest(hand: Pointing, t_ms: float) -> bool:
+    """The hand's last move is over by t_ms and left the gun below the tilt's trip angle."""
+    last = hand.moves[-1]
+    return last.t1 <= t_ms and last.el1 <= TILT_EL

@@ -24,6 +24,16 @@ def companion(*args: str) -> subprocess.CompletedProcess[str]:
                     f"stdout:\n{out[-3000:]}\nstderr:\n{err[-3000:]}")
 
 
+def demo_config(tmp_path: Path, port: int) -> Path:
+    """The simulated table's config on a free broker port, counting fast."""
+    sim = (ROOT / "config" / "table.sim.yaml").read_text()
+    fast = ("referee:\n  timing: {beat_ms: 200, hold_ms: 150, too_slow_ms: 400, "
+            "settle_ms: 150, posture_ms: 300}\n")
+    config = tmp_path / "demo.yaml"
+    config.write_text(sim.replace("embedded_port: 1883", f"embedded_port: {port}") + fast)
+    return config
+
+
 def test_simulate_reports_speed_rounds_deaths_and_power_win_rates():
     run = companion("simulate", "--games", "40", "--players", "8", "--seed", "3", "--powers")
     assert run.returncode == 0, run.stderr
@@ -48,11 +58,7 @@ def test_simulate_refuses_bad_arguments():
 
 
 def test_demo_plays_a_whole_game_on_a_simulated_table(tmp_path, unused_port):
-    sim = (ROOT / "config" / "table.sim.yaml").read_text()
-    config = tmp_path / "demo.yaml"
-    fast = ("referee:\n  timing: {beat_ms: 200, hold_ms: 150, too_slow_ms: 400, "
-            "settle_ms: 150, posture_ms: 300}\n")
-    config.write_text(sim.replace("embedded_port: 1883", f"embedded_port: {unused_port}") + fast)
+    config = demo_config(tmp_path, unused_port)
     run = companion("demo", "--config", str(config), "--games", "1", "--pace", "0",
                     "--port", "0", "--players", "4", "--journal", str(tmp_path / "j.sqlite3"))
     told = f"stdout:\n{run.stdout[-2000:]}\nstderr:\n{run.stderr[-2000:]}"
@@ -75,11 +81,7 @@ def test_the_demo_goes_on_with_a_game_left_in_its_journal(tmp_path, unused_port)
     left.command({"type": "new_game", "version": left.version, "seed": 4, "powers": "none",
                   "players": ["Ana", "Bob", "Cyd", "Dee"]}, Auth(control=True))
     left.journal.close()
-    sim = (ROOT / "config" / "table.sim.yaml").read_text()
-    config = tmp_path / "demo.yaml"
-    fast = ("referee:\n  timing: {beat_ms: 200, hold_ms: 150, too_slow_ms: 400, "
-            "settle_ms: 150, posture_ms: 300}\n")
-    config.write_text(sim.replace("embedded_port: 1883", f"embedded_port: {unused_port}") + fast)
+    config = demo_config(tmp_path, unused_port)
     run = companion("demo", "--config", str(config), "--games", "1", "--pace", "0",
                     "--port", "0", "--journal", str(journal))
     told = f"stdout:\n{run.stdout[-2000:]}\nstderr:\n{run.stderr[-2000:]}"

@@ -4,6 +4,7 @@ import json
 import signal
 import subprocess
 import sys
+from contextlib import contextmanager
 
 from companion.bus.topics import Topics
 
@@ -25,6 +26,24 @@ sensors:
 def companion(*args, **kw):
     return subprocess.Popen([sys.executable, "-m", "companion.cli", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+@contextmanager
+def sensors_running(path, obs, topics):
+    """`companion sensors` with its simulated hub online; stopped by SIGTERM, cleanly."""
+    bridge = companion("sensors", "--config", str(path))
+    try:
+        obs.expect(topics.availability("hub"), lambda p: p == "online", timeout=15)
+        yield bridge
+    finally:
+        bridge.send_signal(signal.SIGTERM)
+        assert bridge.wait(10) == 0
+
+
+def sim(path, *command):
+    """The simulator's command line, as a builder types it."""
+    subprocess.run([sys.executable, "-m", "companion.sensors.sim", "--config", str(path),
+                    *command], check=True, timeout=30)
 
 
 def test_sensors_runs_until_sigterm_and_leaves_offline(tmp_path, mosquitto, observe):
@@ -85,9 +104,7 @@ def test_the_simulator_cli_acts_on_a_running_table(tmp_path, mosquitto, observe)
     topics = Topics("cmd-sim")
     path = write_config(tmp_path, mosquitto, topics.table)
     obs = observe(mosquitto.port, topics.all)
-    bridge = companion("sensors", "--config", str(path))
-    try:
-        obs.expect(topics.availability("hub"), lambda p: p == "online", timeout=15)
+    with sensors_running(path, obs, topics):
         cli = subprocess.run([sys.executable, "-m", "companion.sensors.sim", "--config",
                               str(path), "aim", "1", "2"], capture_output=True, timeout=30)
         assert cli.returncode == 0, cli.stderr
@@ -97,21 +114,15 @@ def test_the_simulator_cli_acts_on_a_running_table(tmp_path, mosquitto, observe)
                               str(path), "fire", "1"], capture_output=True, text=True,
                              timeout=30)
         assert bad.returncode == 2 and "unknown command 'fire'" in bad.stderr
-    finally:
-        bridge.send_signal(signal.SIGTERM)
-        assert bridge.wait(10) == 0
 
 
 def test_doctor_reports_a_silent_hub_and_prints_the_ir_matrix(tmp_path, mosquitto, observe):
     topics = Topics("cmd-matrix")
     path = write_config(tmp_path, mosquitto, topics.table)
     obs = observe(mosquitto.port, topics.all)
-    bridge = companion("sensors", "--config", str(path))
-    try:
-        obs.expect(topics.availability("hub"), lambda p: p == "online", timeout=15)
-        for command in (["aim", "1", "2"], ["aim", "2", "1"]):
-            subprocess.run([sys.executable, "-m", "companion.sensors.sim", "--config",
-                            str(path), *command], check=True, timeout=30)
+    with sensors_running(path, obs, topics):
+        sim(path, "aim", "1", "2")
+        sim(path, "aim", "2", "1")
         obs.expect(topics.gun_aim(2), lambda p: json.loads(p)["target"] == 1)
         matrix = companion("doctor", "--config", str(path), "--ir-matrix")
         out, _ = matrix.communicate(timeout=30)
@@ -119,20 +130,15 @@ def test_doctor_reports_a_silent_hub_and_prints_the_ir_matrix(tmp_path, mosquitt
         rows = out.splitlines()[-2:]
         assert rows[0].split()[:2] == ["1", "."] and rows[0].split()[2].endswith("%")
         assert rows[1].split()[1].endswith("%") and rows[1].split()[2] == "."
-        subprocess.run([sys.executable, "-m", "companion.sensors.sim", "--config", str(path),
-                        "unplug", "2"], check=True, timeout=30)  # seat 2's cable comes out
+        sim(path, "unplug", "2")  # seat 2's cable comes out
         obs.expect(topics.standee_posture(2), lambda p: json.loads(p)["posture"] == "down")
         obs.expect(topics.gun_raised(2), lambda p: json.loads(p)["raised"] is False)
         doctor = companion("doctor", "--config", str(path))
         out, _ = doctor.communicate(timeout=30)
         assert "seat 2: standee down and gun lowered, as a seat cable that is out" in out, out
         assert "seat 1: standee down" not in out, out
-        subprocess.run([sys.executable, "-m", "companion.sensors.sim", "--config", str(path),
-                        "hang"], check=True, timeout=30)
+        sim(path, "hang")
         obs.expect(topics.availability("hub"), lambda p: p == "offline", timeout=5)
         doctor = companion("doctor", "--config", str(path))
         out, _ = doctor.communicate(timeout=30)
         assert doctor.returncode == 1 and "hub sim-hub: offline (silent)" in out, out
-    finally:
-        bridge.send_signal(signal.SIGTERM)
-        assert bridge.wait(10) == 0
