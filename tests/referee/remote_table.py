@@ -19,11 +19,13 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from phones import Phones, journal_links
 from waiting import wait_for
 
 FAST = {"beat_ms": 200, "hold_ms": 150, "too_slow_ms": 400, "settle_ms": 150,
         "posture_ms": 300}
 PIN = "2468"
+CONTROL = {"X-Table-Pin": PIN}
 
 
 def write_config(path: Path, table: str, broker_port: int, web_port: int, seats: int,
@@ -53,6 +55,11 @@ class RemoteTable:
         self.mqtt = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"driver-{table}")
         self.mqtt.connect("127.0.0.1", broker_port)
         self.mqtt.loop_start()
+        self.phones = Phones(self.request, self._links, CONTROL)
+
+    def _links(self, game: int, seat: int) -> str:
+        """What the seat's QR code holds (the players scan it: the test reads the journal)."""
+        return journal_links(self.config.parent / "journal.sqlite3", self.table)(game, seat)
 
     # -- the process ---------------------------------------------------------------------
 
@@ -90,10 +97,11 @@ class RemoteTable:
 
     # -- HTTP ----------------------------------------------------------------------------
 
-    def request(self, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+    def request(self, path: str, body: dict[str, Any] | None = None,
+                headers: dict[str, str] | None = None) -> tuple[int, Any]:
         data = None if body is None else json.dumps(body).encode()
         req = urllib.request.Request(self.base + path, data=data, headers={
-            "X-Table-Pin": PIN, "Content-Type": "application/json"})
+            **(CONTROL if headers is None else headers), "Content-Type": "application/json"})
         try:
             with urllib.request.urlopen(req, timeout=10) as r:
                 return r.status, json.loads(r.read())
@@ -117,13 +125,10 @@ class RemoteTable:
         return body
 
     def legal(self, state: dict[str, Any]) -> list[dict[str, Any]]:
-        """What the tablet may tap, and what each phone may (a phone knows its own hand)."""
-        phones = [a for p in state["players"]
-                  for a in self.request(f"/api/seat/{p['seat']}")[1]["me"]["legal"]]
-        return state["legal"] + [a for a in phones if a not in state["legal"]]
+        return self.phones.legal(state)
 
     def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
-        status, body = self.request("/api/command", cmd)
+        status, body = self.request("/api/command", cmd, self.phones.headers(cmd))
         assert status == 200, (cmd, body)
         return body
 

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import pytest
+from phones import Phones
 from remote_table import FAST, PIN, write_config
 
 from companion.bots.table_bot import TableBot
@@ -31,20 +32,25 @@ class BrokerPort:
 
     def __init__(self, table: Table, bridge: Any, clock: FakeClock, client: Any) -> None:
         self.table, self.bridge, self.clock, self.client = table, bridge, clock, client
+        self.phones = Phones(self.request, lambda game, seat: table.access.seat_token(seat, game),
+                             HEADERS)
+
+    def request(self, path: str, body: dict[str, Any] | None,
+                headers: dict[str, str]) -> tuple[int, Any]:
+        r = (self.client.get(path, headers=headers) if body is None
+             else self.client.post(path, headers=headers, json=body))
+        return r.status_code, r.get_json()
 
     def control(self) -> dict[str, Any]:
         return self.client.get("/api/control", headers=HEADERS).get_json()
 
     def legal(self, state: dict[str, Any]) -> list[dict[str, Any]]:
-        """The tablet's buttons and each phone's (the phones know their own hands)."""
-        phones = [a for p in state["players"] for a in self.client.get(
-            f"/api/seat/{p['seat']}", headers=HEADERS).get_json()["me"]["legal"]]
-        return state["legal"] + [a for a in phones if a not in state["legal"]]
+        return self.phones.legal(state)
 
     def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
-        r = self.client.post("/api/command", headers=HEADERS, json=cmd)
-        assert r.status_code == 200, (cmd, r.get_json())
-        return r.get_json()
+        status, body = self.request("/api/command", cmd, self.phones.headers(cmd))
+        assert status == 200, (cmd, body)
+        return body
 
     def advance(self, ms: float) -> None:
         self.clock.advance(ms)
