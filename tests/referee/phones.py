@@ -4,7 +4,10 @@ claim it was given. The bots' ports use it to act as the phones through the HTTP
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,6 +16,21 @@ from companion.referee.access import link_token, who_taps
 
 # request(path, body or None for a GET, headers) -> (status, JSON body)
 Request = Callable[[str, dict[str, Any] | None, dict[str, str]], tuple[int, Any]]
+
+
+def http_request(base: str) -> Request:
+    """`Request` over real HTTP, to a server at `base`."""
+    def request(path: str, body: dict[str, Any] | None,
+                headers: dict[str, str]) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(base + path, data=data, headers={
+            **headers, "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
+    return request
 
 
 def journal_links(journal: Path, table: str) -> Callable[[int, int], str]:

@@ -13,13 +13,12 @@ import signal
 import subprocess
 import sys
 import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
-from phones import Phones, journal_links
+from phones import Phones, http_request, journal_links
 from waiting import wait_for
 
 FAST = {"beat_ms": 200, "hold_ms": 150, "too_slow_ms": 400, "settle_ms": 150,
@@ -99,14 +98,7 @@ class RemoteTable:
 
     def request(self, path: str, body: dict[str, Any] | None = None,
                 headers: dict[str, str] | None = None) -> tuple[int, Any]:
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.base + path, data=data, headers={
-            **(CONTROL if headers is None else headers), "Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(req, timeout=10) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
+        return http_request(self.base)(path, body, CONTROL if headers is None else headers)
 
     def _try_state(self) -> dict[str, Any] | None:
         try:
