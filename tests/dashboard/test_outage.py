@@ -20,8 +20,9 @@ def test_the_broker_killed_during_a_countdown_voids_it_and_every_page_says_so(
         live, mosquitto, open_page):
     names = ["Ana", "Bob", "Cyd", "Dee"]
     command(live, type="new_game", players=names, powers="none")
-    for name in names:
-        command(live, type="action", action={"type": "choose", "player": name, "card": "click"})
+    for seat, name in enumerate(names, 1):  # each on their phone
+        live.table.command({"type": "action", "version": live.table.version, "action": {
+            "type": "choose", "player": name, "card": "click"}}, Auth(seat=seat))
     page = open_page("/")
     banner = page.locator("#links")
     expect(banner).to_be_hidden()
