@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections import defaultdict, deque
+from collections import deque
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, session
@@ -23,29 +23,36 @@ CLAIM_COOKIE_S = 7 * 86400  # a game night and more; a new game ends the claim a
 
 class PinGuard:
     """Counts wrong PINs per address and for the whole table, so guessing is slow whatever
-    the number of addresses: at most 10 guesses a minute, about 70 days for every 6-digit
-    PIN. A Godfather already logged in is never stopped: a session needs no PIN."""
+    the number of addresses: at most 10 guesses a minute (600 an hour), about 35 days on
+    average for a 6-digit PIN. A Godfather already logged in is never stopped: a session
+    needs no PIN. Only addresses with a wrong try in the window are kept: at most 10."""
 
     def __init__(self) -> None:
-        self._wrong: dict[str, deque[float]] = defaultdict(deque)
+        self._wrong: dict[str, deque[float]] = {}
         self._all: deque[float] = deque()
         self._lock = threading.Lock()
 
     def check(self, table: Table, pin: str, who: str) -> None:
         now = time.monotonic()
         with self._lock:
-            for tries in (self._wrong[who], self._all):
+            for tries in (*self._wrong.values(), self._all):
                 while tries and now - tries[0] > WRONG_PIN_WINDOW_S:
                     tries.popleft()
-            if len(self._wrong[who]) >= WRONG_PIN_LIMIT or len(self._all) >= \
-                    WRONG_PIN_TABLE_LIMIT:
+            self._wrong = {address: tries for address, tries in self._wrong.items() if tries}
+            mine = self._wrong.get(who, deque())
+            if len(mine) >= WRONG_PIN_LIMIT or len(self._all) >= WRONG_PIN_TABLE_LIMIT:
                 raise CommandError(429, "too many wrong PINs: wait a minute")
             if not table.access.check_pin(pin):
-                self._wrong[who].append(now)
+                self._wrong[who] = mine
+                mine.append(now)
                 self._all.append(now)
                 raise CommandError(401, "wrong table PIN")
-            if not self._wrong[who]:
-                del self._wrong[who]
+            self._wrong.pop(who, None)
+
+    @property
+    def addresses(self) -> int:
+        """How many addresses it keeps tries for (bounded by the table-wide limit)."""
+        return len(self._wrong)
 
 
 def api_blueprint(table: Table) -> Blueprint:

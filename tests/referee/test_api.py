@@ -8,7 +8,13 @@ import pytest
 from flask import Flask
 from local_table import NAMES8, LocalPort
 
-from companion.referee.api import WRONG_PIN_LIMIT, WRONG_PIN_TABLE_LIMIT, api_blueprint
+from companion.referee.api import (
+    WRONG_PIN_LIMIT,
+    WRONG_PIN_TABLE_LIMIT,
+    PinGuard,
+    api_blueprint,
+)
+from companion.referee.commands import CommandError
 
 PIN = {"X-Table-Pin": "2468"}
 
@@ -153,3 +159,17 @@ def test_pin_guessing_from_many_addresses_is_slowed_for_all_but_a_logged_in_tabl
     version = r.get_json()["version"]
     assert tablet.post("/api/command", json={"type": "pause", "version": version},
                        headers={"X-CSRF-Token": csrf}).status_code == 200
+
+
+def test_the_pin_guard_keeps_only_the_addresses_that_tried_lately(port):
+    """An attacker with endless addresses (IPv6) cannot fill the memory: addresses whose
+    tries are out of the window are forgotten, so at most the table-wide limit are kept."""
+    guard = PinGuard()
+    answers = []
+    for i in range(1000):
+        try:
+            guard.check(port.table, "000000", f"fd00::{i:x}")
+        except CommandError as e:
+            answers.append(e.status)
+    assert answers.count(401) == WRONG_PIN_TABLE_LIMIT and answers.count(429) == 990
+    assert guard.addresses == WRONG_PIN_TABLE_LIMIT
