@@ -12,7 +12,7 @@ companion restarts its broker at once, the clients reconnect within paho's 1 to 
 reconnect delay). With --freeze the broker is stopped (SIGSTOP: hung, its connections
 open) instead of killed, and continued once the pages say it is down: only MQTT's
 keep-alive (`mqtt.keepalive`, 10 s: paho gives up after 1.5 times that) can tell then.
-Results are in docs/SECURITY.md and docs/PERFORMANCE.md.
+Results are in docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations

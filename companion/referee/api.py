@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, session
 
-from companion.referee.commands import Auth, CommandError
+from companion.referee.commands import Auth, CommandError, Refusals
 from companion.referee.table import Table
 
 MAX_BODY = 64 * 1024  # the largest command (a new game) is well under 1 KiB
@@ -31,6 +31,7 @@ class PinGuard:
         self._wrong: dict[str, deque[float]] = {}
         self._all: deque[float] = deque()
         self._lock = threading.Lock()
+        self.refused = Refusals("table PIN")  # wrong, and tried while locked
 
     def check(self, table: Table, pin: str, who: str) -> None:
         now = time.monotonic()
@@ -41,11 +42,13 @@ class PinGuard:
             self._wrong = {address: tries for address, tries in self._wrong.items() if tries}
             mine = self._wrong.get(who, deque())
             if len(mine) >= WRONG_PIN_LIMIT or len(self._all) >= WRONG_PIN_TABLE_LIMIT:
+                self.refused.count("locked", f"from {who}")
                 raise CommandError(429, "too many wrong PINs: wait a minute")
             if not table.access.check_pin(pin):
                 self._wrong[who] = mine
                 mine.append(now)
                 self._all.append(now)
+                self.refused.count("wrong", f"from {who}")
                 raise CommandError(401, "wrong table PIN")
             self._wrong.pop(who, None)
 

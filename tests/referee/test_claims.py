@@ -55,7 +55,7 @@ def test_the_first_phone_to_open_a_link_holds_the_seat_and_the_link_then_gives_n
     assert phone.post("/api/command", json=choose, headers={"X-Seat": "2"}).status_code == 403
     r = phone.post("/api/command", json=choose, headers={"X-Seat": "2", "X-CSRF-Token": csrf})
     assert r.status_code == 200 and port.table.game.sources[-1] == "phone"
-    assert port.table.access.refused == {"taken": 1}
+    assert port.table.access.refused.counts == {"taken": 1}
 
 
 def test_the_pin_opens_no_hand_and_plays_from_none(port):
