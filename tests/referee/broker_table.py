@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
-from phones import Phones, Request
+from phones import Phones, PhoneTaps, Request
 from remote_table import CONTROL, FAST, write_config
 
 from companion.bus.client import BusClient
@@ -68,7 +68,7 @@ class BrokerTable:
         self.bridge.stop()
 
 
-class BrokerPort:
+class BrokerPort(PhoneTaps):
     """Taps through `request` (Flask's test client, or HTTP); sensors through the
     simulator; time by hand."""
 
@@ -76,19 +76,6 @@ class BrokerPort:
         self.table, self.bridge, self.clock, self.request = table, bridge, clock, request
         self.phones = Phones(request, lambda game, seat: table.access.seat_token(seat, game),
                              CONTROL)
-
-    def control(self) -> dict[str, Any]:
-        status, body = self.request("/api/control", None, CONTROL)
-        assert status == 200, body
-        return body
-
-    def legal(self, state: dict[str, Any]) -> list[dict[str, Any]]:
-        return self.phones.legal(state)
-
-    def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
-        status, body = self.request("/api/command", cmd, self.phones.headers(cmd))
-        assert status == 200, (cmd, body)
-        return body
 
     def advance(self, ms: float) -> None:
         self.clock.advance(ms)

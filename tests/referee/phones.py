@@ -76,3 +76,24 @@ class Phones:
         Godfather (`control`)."""
         seat = who_taps(cmd.get("action"), self.seat_of).seat
         return self.control if seat is None else {"X-Seat-Claim": self.claims[seat]}
+
+
+class PhoneTaps:
+    """The bots' taps through the HTTP API (a `TablePort`'s control, legal and command): the
+    Godfather's view and commands with the PIN, the phones' with their claims."""
+
+    request: Request
+    phones: Phones
+
+    def control(self) -> dict[str, Any]:
+        status, body = self.request("/api/control", None, self.phones.control)
+        assert status == 200, body
+        return body
+
+    def legal(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        return self.phones.legal(state)
+
+    def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        status, body = self.request("/api/command", cmd, self.phones.headers(cmd))
+        assert status == 200, (cmd, body)
+        return body

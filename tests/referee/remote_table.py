@@ -18,7 +18,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
-from phones import Phones, http_request, journal_links
+from phones import Phones, PhoneTaps, http_request, journal_links
 from waiting import wait_for
 
 FAST = {"beat_ms": 200, "hold_ms": 150, "too_slow_ms": 400, "settle_ms": 150,
@@ -43,7 +43,7 @@ def write_config(path: Path, table: str, broker_port: int, web_port: int, seats:
     return path
 
 
-class RemoteTable:
+class RemoteTable(PhoneTaps):
     """The bot's port onto a `companion run` process."""
 
     def __init__(self, config: Path, table: str, broker_port: int, web_port: int) -> None:
@@ -109,20 +109,7 @@ class RemoteTable:
     def state(self) -> dict[str, Any]:
         return self.request("/api/state")[1]
 
-    # -- the TablePort -------------------------------------------------------------------
-
-    def control(self) -> dict[str, Any]:
-        status, body = self.request("/api/control")
-        assert status == 200, body
-        return body
-
-    def legal(self, state: dict[str, Any]) -> list[dict[str, Any]]:
-        return self.phones.legal(state)
-
-    def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
-        status, body = self.request("/api/command", cmd, self.phones.headers(cmd))
-        assert status == 200, (cmd, body)
-        return body
+    # -- the TablePort (control, legal and command: PhoneTaps) ----------------------------
 
     def sim(self, text: str) -> None:
         self.mqtt.publish(f"cashnguns/{self.table}/sim/command", text, qos=1).wait_for_publish(5)
