@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from playwright.sync_api import expect
+from stack import cards_down
 
 from companion.referee.commands import Auth
 
@@ -20,9 +21,7 @@ def test_the_broker_killed_during_a_countdown_voids_it_and_every_page_says_so(
         live, mosquitto, open_page):
     names = ["Ana", "Bob", "Cyd", "Dee"]
     command(live, type="new_game", players=names, powers="none")
-    for seat, name in enumerate(names, 1):  # each on their phone
-        live.table.command({"type": "action", "version": live.table.version, "action": {
-            "type": "choose", "player": name, "card": "click"}}, Auth(seat=seat))
+    cards_down(live.table, names)
     page = open_page("/")
     banner = page.locator("#links")
     expect(banner).to_be_hidden()

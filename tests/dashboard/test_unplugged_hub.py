@@ -4,6 +4,7 @@ off instead of settling it blind, and offers it again once the hub is back."""
 
 from __future__ import annotations
 
+from stack import cards_down
 from waiting import wait_for
 
 from companion.referee.commands import Auth, CommandError
@@ -19,8 +20,7 @@ def test_a_hub_unplugged_during_a_countdown_voids_it(live):
     names = ["Ana", "Bob", "Cyd", "Dee"]
     wait_for(lambda: live.table.public_state()["links"] == [], 10, "every link up")
     command(live, type="new_game", players=names, powers="none")
-    for name in names:
-        command(live, type="action", action={"type": "choose", "player": name, "card": "click"})
+    cards_down(live.table, names)
     command(live, type="countdown")
     live.bridge.sim.unplug()
     state = wait_for(lambda: (s := live.table.public_state())["voided"] and s, 5,
