@@ -165,4 +165,3 @@ class Access:
         except JournalError as e:
             raise CommandError(507, f"{e}: seat {seat} is still held") from None
         del self._claims[seat]
-

@@ -108,7 +108,9 @@ def test_the_first_phone_holds_its_seat_until_the_godfather_releases_it(
     referee = open_page("/referee")
     referee.fill("#pin", PIN)
     referee.click("button[type=submit]")
+    expect(referee.locator("body")).to_have_attribute("data-live", "yes")  # logged in
     referee.click('[data-tab="phones"]')
+    expect(referee.locator("#tab-phones")).to_be_visible()
     held = referee.locator('.phone-link[data-seat="2"]')
     expect(held).to_have_attribute("data-claimed", "yes")
     expect(held.locator(".claimed")).to_have_text("A phone holds this seat.")
