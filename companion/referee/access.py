@@ -102,6 +102,11 @@ class Access:
         """The token of a seat's link, for this game (or another)."""
         return link_token(self._secret, self.table, self.game if game is None else game, seat)
 
+    def session_key(self) -> str:
+        """The dashboard's session key when none is configured: kept with the journal, so
+        the Godfather's tablet stays logged in across a restart."""
+        return _sign(self._secret, self.table, "session")
+
     def csrf(self, claim: str) -> str:
         """The token a phone page sends with each command: derived from its claim, so it
         outlives a restart as the claim does."""

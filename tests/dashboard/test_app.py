@@ -132,3 +132,24 @@ def test_every_asset_comes_from_this_server():
         text = path.read_text(encoding="utf-8")
         assert not external.search(text), path
         assert "@import" not in text and "fonts.googleapis" not in text, path
+
+
+def test_the_godfathers_session_survives_a_restart(tmp_path):
+    """No `secret_key` configured: the session key is kept with the journal, so a power
+    cut does not log the Godfather's tablet out."""
+    def start() -> Table:
+        return Table("unit", RefereeSettings(pin=PIN), Journal(tmp_path / "j.sqlite3"),
+                     SYSTEM_CLOCK)
+
+    first = start()
+    client = create_app(first, DashboardSettings()).test_client()
+    login(client)
+    cookie = client.get_cookie("session")
+    assert cookie is not None and client.get("/api/control").status_code == 200
+    first.journal.close()
+    second = start()
+    again = create_app(second, DashboardSettings()).test_client()
+    assert again.get("/api/control").status_code == 401  # no session: no control
+    again.set_cookie("session", cookie.value)
+    assert again.get("/api/control").status_code == 200  # the same session, after restart
+    second.journal.close()
