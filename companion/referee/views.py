@@ -317,18 +317,22 @@ def _tells_a_hand(action: dict[str, Any]) -> bool:
 
 
 def seat(t: Snapshot, seat_no: int) -> dict[str, Any]:
-    out = public(t)
+    """A phone's view: the public view plus `me`, its last key (the event streams splice
+    `me` onto the public view's bytes instead of building the public part again)."""
+    return {**public(t), "me": seat_private(t, seat_no)}
+
+
+def seat_private(t: Snapshot, seat_no: int) -> dict[str, Any] | None:
+    """What only the phone of `seat_no` sees: its player's hand, loot, power and buttons."""
     game = t.game
     if game is None or seat_no not in game.player_at:
-        out["me"] = None
-        return out
+        return None
     name = game.player_at[seat_no]
     p = game.state.players[game.state.index[name]]
     hand = None if game.state.physical else {"bang": p.bang, "click": p.click}
     legal = [a.to_dict() for a in legal_actions(game.state) if a.player == name]
-    out["me"] = {
+    return {
         "seat": seat_no, "player": name, "power": p.power, "hand": hand,
         "card": p.card if not game.state.physical else None, "loot": p.loot[:],
         "legal": legal, "commands": [action_button(a, phone=True) for a in legal],
     }
-    return out
