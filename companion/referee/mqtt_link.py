@@ -1,7 +1,7 @@
 """The referee on the bus: sensor facts in; public game state, events and discovery out.
 
-Inbound payloads come from other programs and are checked by the sensor wire's one codec
-(companion.sensors.codec); a bad one is counted and logged, never applied. Outbound, the
+Inbound sensor facts come from other programs and go straight to the table through the
+sensor wire's one codec (companion.sensors.codec), which checks them. Outbound, the
 retained `game/state` never holds a secret (it is the spectators' view), and events go to
 `game/event` and to one topic per player, which Home Assistant's discovery turns into an
 event entity per player.
@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import time
-from collections import Counter
 from typing import Any
 
 from companion import __version__
@@ -20,14 +18,13 @@ from companion.bus.client import BusClient
 from companion.bus.topics import Topics
 from companion.referee.table import Table
 from companion.referee.views import public_event
-from companion.sensors.codec import fact_from_message
+from companion.sensors.codec import FactSubscriber
 
 log = logging.getLogger(__name__)
 
 # engine event -> published event type
 EVENT_TYPES = {"wounded": "wounded", "eliminated": "eliminated", "lay_down": "lay_down",
                "game_over": "game_over"}
-REJECT_LOG_S = 10.0  # bad sensor messages are logged at most this often
 BROKER = "broker"  # a link's name; a sensor device's is "device:<id>"
 PLAYER_EVENTS = ("shot", "wounded", "eliminated", "lay_down", "loot_taken", "godfather")
 
@@ -49,16 +46,13 @@ class RefereeLink:
                  home_assistant: bool = False, discovery_prefix: str = "homeassistant") -> None:
         self.table, self.bus, self.topics = table, bus, topics
         self.home_assistant, self.prefix = home_assistant, discovery_prefix
-        self.rejected: Counter[str] = Counter()  # bad sensor messages, by topic
-        self._rejects_logged_at = float("-inf")
+        self.facts: FactSubscriber | None = None
         self._sent_version = -1
         self._sent_events = 0
         self._game: int | None = None
 
     def start(self) -> None:
-        for pattern in ("gun/+/aim", "gun/+/raised", "gun/+/lock", "standee/+/posture",
-                        "hub/seen"):
-            self.bus.subscribe(f"{self.topics.base}/{pattern}", self._on_fact)
+        self.facts = FactSubscriber(self.bus, self.topics, self.table.on_fact)
         self.bus.subscribe(f"{self.topics.base}/device/+/info", self._on_device)
         self.bus.on_connect(self._on_connect)
         self.bus.on_disconnect(lambda reason: self.table.link(BROKER, False, reason))
@@ -67,19 +61,6 @@ class RefereeLink:
         self.table.subscribe(self._on_change)
         if self.bus.connected.is_set():
             self._on_connect()
-
-    def _on_fact(self, topic: str, payload: bytes) -> None:
-        try:
-            fact = fact_from_message(topic, payload)
-        except ValueError as e:
-            self.rejected[topic[:120]] += 1
-            now = time.monotonic()
-            if now - self._rejects_logged_at >= REJECT_LOG_S:  # a flood is one line a while
-                self._rejects_logged_at = now
-                log.warning("sensor message dropped: %s (%d dropped so far on %d topics)",
-                            str(e)[:200], self.rejected.total(), len(self.rejected))
-            return
-        self.table.on_fact(fact)
 
     def _on_device(self, _topic: str, payload: bytes) -> None:
         """A sensor device online or not, and a hub's slot schedule (the order of the masks
