@@ -34,7 +34,10 @@ class HandOverTask(WSGITask):
         return environ
 
     def _hand_over(self, receiver: Any) -> None:
-        self.receiver = receiver
+        if self.request.command == "HEAD":  # no body to stream: the head alone is the answer
+            receiver.cancel()
+        else:
+            self.receiver = receiver
 
     def write(self, data: bytes) -> None:
         if self.receiver is None:

@@ -139,7 +139,7 @@ class StreamServer:
         self._count_changed = threading.Condition(self._lock)
         self._admitted = 0  # open streams and those being handed over: what the limit counts
         self._incoming: list[Stream] = []
-        self._changed = self._dropping = self._stopping = False
+        self._news: set[str] = set()  # for the loop: "changed", "drop", "stop"
         # in the order they opened, written to in that order; changed by the loop alone
         self._streams: dict[Stream, None] = {}
         self._refused, self._refusal_logged = 0, 0.0
@@ -153,11 +153,10 @@ class StreamServer:
 
     def start(self) -> StreamServer:
         self._selector = selectors.DefaultSelector()
-        wake_r, wake_w = socket.socketpair()
-        for end in (wake_r, wake_w):
-            end.setblocking(False)
-        self._selector.register(wake_r, selectors.EVENT_READ)
-        self._wake_r, self._wake_w = wake_r, wake_w
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_r.setblocking(False)
+        self._wake_w.setblocking(False)
+        self._selector.register(self._wake_r, selectors.EVENT_READ)
         self._thread = threading.Thread(target=self._run, name="event-streams", daemon=True)
         self._thread.start()
         return self
@@ -168,12 +167,10 @@ class StreamServer:
             if self._admitted < self.limit:
                 self._admitted += 1
                 return True
-            self._refused += 1
-            now, refused = time.monotonic(), self._refused
-            quiet = now - self._refusal_logged < 60
-            if not quiet:
-                self._refusal_logged = now
-        if not quiet:
+            self._refused, now = self._refused + 1, time.monotonic()
+            tell, refused = now - self._refusal_logged >= 60, self._refused  # once a minute
+            self._refusal_logged = now if tell else self._refusal_logged
+        if tell:
             log.warning("%d live pages open, the limit (dashboard.max_streams): %d streams "
                         "refused so far", self.limit, refused)
         return False
@@ -192,22 +189,16 @@ class StreamServer:
 
     def changed(self, _revision: int | None = None) -> None:
         """The table changed (on the thread that changed it): the loop sends the news."""
-        with self._lock:
-            self._changed = True
-        self._wake()
+        self._tell("changed")
 
     def drop(self) -> None:
         """Close every stream, as a network drop would (pages reconnect)."""
-        with self._lock:
-            self._dropping = True
-        self._wake()
+        self._tell("drop")
 
     def stop(self) -> None:
         """End every stream (pages are told the stream is over) and the loop."""
         self.detach()
-        with self._lock:
-            self._stopping = True
-        self._wake()
+        self._tell("stop")
         if self._thread is not None:
             self._thread.join(STOP_WAIT_S + 3)
         for end in (self._wake_r, self._wake_w, self._selector):
@@ -231,6 +222,11 @@ class StreamServer:
         with self._lock:
             return [s.held for s in self._streams]
 
+    def _tell(self, news: str) -> None:
+        with self._lock:
+            self._news.add(news)
+        self._wake()
+
     def _wake(self) -> None:
         if self._wake_w is not None:
             with contextlib.suppress(OSError):  # a wake-up is pending already, or stopped
@@ -245,17 +241,20 @@ class StreamServer:
             timeout = self._next_keepalive()
             if stop_by is not None:
                 timeout = max(0.0, min(timeout or STOP_WAIT_S, stop_by - time.monotonic()))
-            for key, mask in self._selector.select(timeout):
-                stream = key.data
-                if stream is None:
-                    if self._woken() and stop_by is None:
-                        stop_by = time.monotonic() + STOP_WAIT_S
-                elif stream in self._streams:
-                    if mask & selectors.EVENT_READ and not self._read(stream):
-                        self._close(stream)
-                    elif mask & selectors.EVENT_WRITE:
-                        self._flush(stream)
-            self._keep_alive()
+            try:
+                for key, mask in self._selector.select(timeout):
+                    stream = key.data
+                    if stream is None:
+                        if self._woken() and stop_by is None:
+                            stop_by = time.monotonic() + STOP_WAIT_S
+                    elif stream in self._streams:
+                        if mask & selectors.EVENT_READ and not self._read(stream):
+                            self._close(stream)
+                        elif mask & selectors.EVENT_WRITE:
+                            self._flush(stream)
+                self._keep_alive()
+            except Exception:  # a view that failed to build: the next change tries again
+                log.exception("the event streams' loop")
         for stream in list(self._streams):
             self._close(stream)
 
@@ -269,10 +268,10 @@ class StreamServer:
             pass
         with self._lock:
             incoming, self._incoming = dict.fromkeys(self._incoming), []
-            changed, dropping, stopping = self._changed, self._dropping, self._stopping
-            self._changed = self._dropping = False
+            news, self._news = self._news, self._news & {"stop"}
             self._streams.update(incoming)
-        if dropping:
+        changed, stopping = "changed" in news, "stop" in news
+        if "drop" in news:
             for stream in list(self._streams):
                 self._close(stream)
             return stopping
@@ -319,18 +318,11 @@ class StreamServer:
         if stream.ending and stream.sending is None:
             self._close(stream)
             return
-        self._watch(stream, selectors.EVENT_READ | (
-            selectors.EVENT_WRITE if stream.sending is not None else 0))
-
-    def _watch(self, stream: Stream, events: int) -> None:
-        assert self._selector is not None
-        if stream.events == events:
-            return
-        if stream.events:
-            self._selector.modify(stream.sock, events, stream)
-        else:
-            self._selector.register(stream.sock, events, stream)
-        stream.events = events
+        events = selectors.EVENT_READ | (selectors.EVENT_WRITE if stream.sending else 0)
+        if stream.events != events and self._selector is not None:  # wait for room to write
+            watch = self._selector.modify if stream.events else self._selector.register
+            watch(stream.sock, events, stream)
+            stream.events = events
 
     def _read(self, stream: Stream) -> bool:
         """What a page sends on its stream is ignored; False once it has closed."""
@@ -353,15 +345,14 @@ class StreamServer:
 
     def _next_keepalive(self) -> float | None:
         if not self._streams:
-            return None if not self._stopping else STOP_WAIT_S
+            return None
         quiet = min(s.quiet_since for s in self._streams)
         return max(0.0, quiet + self.keepalive_s - time.monotonic())
 
     def _keep_alive(self) -> None:
         now = time.monotonic()
         for stream in list(self._streams):
-            if now - stream.quiet_since >= self.keepalive_s and stream.sending is None \
-                    and stream.newest is None and not stream.ending:
+            if now - stream.quiet_since >= self.keepalive_s and not (stream.held or stream.ending):
                 stream.offer(b": keep-alive\n\n")
                 self._flush(stream)
                 stream.quiet_since = now

@@ -213,3 +213,14 @@ def test_keep_alives_while_nothing_changes_and_a_clean_end_when_the_server_stops
     while page.line():  # the stream ends as a response should: no error on the page
         pass
     assert page.response.isclosed()
+
+
+def test_a_head_request_is_answered_with_the_head_alone_and_holds_no_stream(serve):
+    table, server = serve(max_streams=1)
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    conn.request("HEAD", "/api/events")
+    head = conn.getresponse()
+    assert (head.status, head.getheader("Content-Type"), head.read()) == (
+        200, "text/event-stream; charset=utf-8", b"")
+    assert server.streams.count == 0
+    assert Page(server.port).state()["version"] == table.version  # the one slot is free
