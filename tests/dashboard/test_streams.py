@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from companion.clock import SYSTEM_CLOCK
+from companion.config import ConfigError, parse
 from companion.dashboard.app import create_app
 from companion.dashboard.server import DashboardServer
 from companion.dashboard.settings import DashboardSettings
@@ -224,3 +225,10 @@ def test_a_head_request_is_answered_with_the_head_alone_and_holds_no_stream(serv
         200, "text/event-stream; charset=utf-8", b"")
     assert server.streams.count == 0
     assert Page(server.port).state()["version"] == table.version  # the one slot is free
+
+
+def test_the_stream_limit_is_a_dashboard_setting_checked_like_the_others():
+    assert parse("dashboard: {}")["dashboard"].max_streams == 200
+    assert parse("dashboard: {max_streams: 20}")["dashboard"].max_streams == 20
+    with pytest.raises(ConfigError, match="max_streams"):
+        parse("dashboard: {max_streams: 0}")
