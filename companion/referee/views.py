@@ -15,6 +15,7 @@ plain value, a list (joined with "and"), a text, or `{"money": n}`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from companion.referee.game import Game, engine_setup
@@ -67,6 +68,11 @@ class Snapshot:
     links: list[dict[str, Any]] = field(default_factory=list)  # links down now
     voided: str | None = None  # why the last countdown was called off
     journal_error: str | None = None  # the journal cannot be written: play is paused
+
+    @cached_property
+    def legal(self) -> list[Any]:
+        """The rules' legal actions at this instant, listed once for all the phones' views."""
+        return legal_actions(self.game.state) if self.game else []
 
 
 Text = dict[str, Any]  # {"key": a catalog key, "args": {...}} (see the module's doc)
@@ -330,7 +336,7 @@ def seat_private(t: Snapshot, seat_no: int) -> dict[str, Any] | None:
     name = game.player_at[seat_no]
     p = game.state.players[game.state.index[name]]
     hand = None if game.state.physical else {"bang": p.bang, "click": p.click}
-    legal = [a.to_dict() for a in legal_actions(game.state) if a.player == name]
+    legal = [a.to_dict() for a in t.legal if a.player == name]
     return {
         "seat": seat_no, "player": name, "power": p.power, "hand": hand,
         "card": p.card if not game.state.physical else None, "loot": p.loot[:],
