@@ -43,9 +43,10 @@ FRAME_BUDGET_MS = 1000 / 60  # one frame of a 60 Hz screen
 class Readers:
     """The pages' streams, read in their own process (bench/sse_readers.py)."""
 
-    def __init__(self, port: int, paths: list[str]) -> None:
+    def __init__(self, port: int, paths: list[str], parse: bool = True) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "bench" / "sse_readers.py"), str(port), *paths],
+            [sys.executable, str(ROOT / "bench" / "sse_readers.py"), str(port),
+             *([] if parse else ["--no-parse"]), *paths],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.lines: queue.Queue[str] = queue.Queue()
         threading.Thread(target=self._pump, daemon=True).start()

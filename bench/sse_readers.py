@@ -1,13 +1,15 @@
 """Many live pages in one process of their own: the benchmarks' readers of `/api/events`.
 
-    .venv/bin/python bench/sse_readers.py PORT PATH...
+    .venv/bin/python bench/sse_readers.py PORT [--no-parse] PATH...
 
 Opens one connection per PATH, reads every frame as an EventSource does (chunked HTTP,
 then SSE) and parses its JSON. Writes `ready N` once every page has its first snapshot,
 then a line `PAGE POSTURE T REVISION` each time a page first shows seat 1's standee in a
 new posture, T being time.monotonic() (the system's monotonic clock, the same in every
 process) when the frame's last bytes were read; on end of input, `done FRAMES BYTES`.
-Each round of the loop reads every ready socket (and stamps it) before parsing any.
+Pages on their own devices parse side by side, these in one process: so the bytes are read
+(and stamped) whenever any have arrived, and parsed only when none are waiting. With
+--no-parse frames are counted, not parsed: the pages keep up with any rate of changes.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ import time
 
 
 class Reader:
-    def __init__(self, index: int, port: int, path: str) -> None:
-        self.index = index
+    def __init__(self, index: int, port: int, path: str, parse: bool) -> None:
+        self.index, self.parse = index, parse
         self.sock = socket.create_connection(("127.0.0.1", port))
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -60,8 +62,10 @@ class Reader:
             data = [line[6:] for line in event.split(b"\n") if line.startswith(b"data: ")]
             if not data:
                 continue  # retry and keep-alive lines
-            state = json.loads(data[0])
             self.frames += 1
+            if not self.parse:
+                continue
+            state = json.loads(data[0])
             players = state["players"]
             posture = players[0]["sensors"]["posture"] if players else None
             if posture != self.posture:
@@ -71,16 +75,18 @@ class Reader:
 
 
 def main() -> int:
-    port, paths = int(sys.argv[1]), sys.argv[2:]
+    parse = "--no-parse" not in sys.argv
+    port, *paths = (arg for arg in sys.argv[1:] if arg != "--no-parse")
     selector = selectors.DefaultSelector()
-    readers = [Reader(i, port, path) for i, path in enumerate(paths)]
+    readers = [Reader(i, int(port), path, parse) for i, path in enumerate(paths)]
     for reader in readers:
         selector.register(reader.sock, selectors.EVENT_READ, reader)
     selector.register(sys.stdin, selectors.EVENT_READ, None)
     ready = False
+    arrived: list[tuple[Reader, bytes, float]] = []
     while True:
-        arrived = []
-        for key, _ in selector.select():
+        events = selector.select(0 if arrived else None)
+        for key, _ in events:
             if key.data is None:
                 if not sys.stdin.readline():
                     print(f"done {sum(r.frames for r in readers)} "
@@ -91,7 +97,10 @@ def main() -> int:
             if not data:
                 raise SystemExit(f"page {key.data.index}: the stream ended")
             arrived.append((key.data, data, time.monotonic()))
+        if events:
+            continue  # read all that has arrived before parsing any of it
         lines = [line for reader, data, at in arrived for line in reader.feed(data, at)]
+        arrived = []
         if not ready and all(r.frames for r in readers):
             ready = True
             lines.insert(0, f"ready {len(readers)}")

@@ -47,13 +47,20 @@ def splice(public: bytes, me: Any) -> bytes:
     return public[:-1] + b',"me":' + encode(me) + b"}"
 
 
+def wire(message: bytes) -> tuple[bytes, bytes]:
+    """An SSE message as a page is sent it: as is, and in HTTP/1.1 chunked encoding
+    (waitress chose one of them for the response's head)."""
+    return message, b"%X\r\n%s\r\n" % (len(message), message)
+
+
+RETRY, KEEP_ALIVE = wire(b"retry: %d\n\n" % RETRY_MS), wire(b": keep-alive\n\n")
+
+
 class Snapshot(NamedTuple):
     version: int  # the game's version: the event id a page reconnects with
     revision: int  # bumped by sensor readings too: what tells two snapshots apart
     body: bytes
-
-    def frame(self) -> bytes:
-        return b"id: %d\nevent: state\ndata: " % self.version + self.body + b"\n\n"
+    message: tuple[bytes, bytes]  # its SSE message, written once for every page (`wire`)
 
 
 class ChangeViews:
@@ -78,7 +85,8 @@ class ChangeViews:
             body = splice(self.get("public").body, views.seat_private(t, view[1]))
         else:
             body = encode(views.control(t) if view == "control" else views.public(t))
-        snap = self.built[view] = Snapshot(t.version, t.revision, body)
+        message = wire(b"id: %d\nevent: state\ndata: " % t.version + body + b"\n\n")
+        snap = self.built[view] = Snapshot(t.version, t.revision, body, message)
         return snap
 
 
@@ -88,19 +96,15 @@ class Stream:
     def __init__(self, sock: socket.socket, view: View, allowed: Callable[[], bool],
                  chunked: bool, head: bytes) -> None:
         self.sock, self.view, self.allowed, self.chunked = sock, view, allowed, chunked
-        self.sending: memoryview | None = memoryview(head + self.wrap(b"retry: %d\n\n" % RETRY_MS))
+        self.sending: memoryview | None = memoryview(head + RETRY[chunked])
         self.newest: bytes | None = None  # replaced by each change: a slow page skips
         self.revision: int | None = None
         self.quiet_since = time.monotonic()
         self.events = 0  # what the selector watches it for
         self.ending = False
 
-    def wrap(self, data: bytes) -> bytes:
-        """HTTP/1.1 chunked encoding (waitress chose it for the response head), or as is."""
-        return b"%X\r\n%s\r\n" % (len(data), data) if self.chunked else data
-
-    def offer(self, data: bytes) -> None:
-        self.newest = self.wrap(data)
+    def offer(self, message: tuple[bytes, bytes]) -> None:
+        self.newest = message[self.chunked]
 
     def end(self) -> None:
         if self.ending:
@@ -294,7 +298,7 @@ class StreamServer:
         snap = self._views.get(stream.view)
         if snap.revision != stream.revision:
             stream.revision = snap.revision
-            stream.offer(snap.frame())
+            stream.offer(snap.message)
 
     def _flush(self, stream: Stream) -> None:
         sent = False
@@ -353,7 +357,7 @@ class StreamServer:
         now = time.monotonic()
         for stream in list(self._streams):
             if now - stream.quiet_since >= self.keepalive_s and not (stream.held or stream.ending):
-                stream.offer(b": keep-alive\n\n")
+                stream.offer(KEEP_ALIVE)
                 self._flush(stream)
                 stream.quiet_since = now
 
