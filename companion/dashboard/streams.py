@@ -265,11 +265,9 @@ class StreamServer:
     def _woken(self) -> bool:
         """Take in new streams and news; True once stopping has begun."""
         assert self._wake_r is not None
-        try:
+        with contextlib.suppress(BlockingIOError):
             while self._wake_r.recv(4096):
                 pass
-        except BlockingIOError:
-            pass
         with self._lock:
             incoming, self._incoming = dict.fromkeys(self._incoming), []
             news, self._news = self._news, self._news & {"stop"}
@@ -279,6 +277,7 @@ class StreamServer:
             for stream in list(self._streams):
                 self._close(stream)
             return stopping
+        began = time.monotonic()
         if changed:
             self._views.next_change()
         for stream in list(self._streams):
@@ -287,6 +286,8 @@ class StreamServer:
             elif changed or stream in incoming:
                 self._update(stream)
             self._flush(stream)
+        if changed and "changed" in self._news:  # changes come faster than one pass: rest
+            time.sleep(time.monotonic() - began)  # as long, so requests get their turn
         return stopping
 
     def _update(self, stream: Stream) -> None:
