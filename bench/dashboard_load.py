@@ -81,6 +81,7 @@ def main() -> int:
         readers = Readers(web, ["/api/events"] * (args.streams - 8) + [
             f"/api/events?seat={s}&token={table.access.seat_token(s)}" for s in range(1, 9)],
             parse=False)  # every frame read at once, so the server writes every one
+        first_revision = table.revision
         threading.Thread(target=sensor_changes, args=(table, args.rate, stop),
                          daemon=True).start()
         tablet = http.client.HTTPConnection("127.0.0.1", web, timeout=10)
@@ -106,8 +107,8 @@ def main() -> int:
         open_streams = live.server.streams.count
         _, frames, read = readers.stop().split()
         print(f"{open_streams} open streams ({args.streams - 8} spectators, 8 phones), "
-              f"{args.rate:g} sensor changes a second; {frames} frames read "
-              f"({int(read) / 1e6:.1f} MB)")
+              f"{args.rate:g} sensor changes a second; {table.revision - first_revision} "
+              f"changes, {frames} frames read ({int(read) / 1e6:.1f} MB)")
         print(f"Godfather's command (pause/resume): {percentiles(godfather)}")
         print(f"phone reads its seat             : {percentiles(phone)}")
         print(f"both                             : {percentiles(godfather + phone)}")
