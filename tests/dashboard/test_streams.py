@@ -232,3 +232,19 @@ def test_the_stream_limit_is_a_dashboard_setting_checked_like_the_others():
     assert parse("dashboard: {max_streams: 20}")["dashboard"].max_streams == 20
     with pytest.raises(ConfigError, match="max_streams"):
         parse("dashboard: {max_streams: 0}")
+
+
+def test_a_phones_stream_ends_when_a_new_game_ends_its_link(serve):
+    table, server = serve()
+    phone = Page(server.port, f"/api/events?seat=2&token={table.access.seat_token(2)}")
+    spectator = Page(server.port)
+    assert phone.state()["me"]["player"] == "Bob"
+    spectator.state()
+    players = ["Zed", "Yan", "Xia", "Wim"]
+    table.command({"type": "new_game", "version": table.version, "players": players,
+                   "abandon": True}, Auth(control=True))
+    assert [p["name"] for p in spectator.state()["players"]] == players
+    while phone.line():  # the stream ends as a response should, showing nothing of Yan
+        assert b"Yan" not in phone.lines[-1]
+    assert phone.response.isclosed()
+    assert server.streams.wait_count(1, 5.0)
