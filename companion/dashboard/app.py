@@ -7,11 +7,10 @@ from werkzeug.exceptions import HTTPException
 
 from companion.dashboard import WEB_DIR
 from companion.dashboard.calibrate import calibrate_blueprint
-from companion.dashboard.hub import EventHub
 from companion.dashboard.pages import pages_blueprint
 from companion.dashboard.settings import DashboardSettings
 from companion.dashboard.sim import sim_blueprint
-from companion.dashboard.streams import streams_blueprint, view_builder
+from companion.dashboard.streams import StreamServer, streams_blueprint
 from companion.referee.api import api_blueprint
 from companion.referee.table import Table
 
@@ -37,11 +36,10 @@ def create_app(table: Table, settings: DashboardSettings | None = None) -> Flask
         TESTING=False,
         MAX_CONTENT_LENGTH=64 * 1024,
     )
-    hub = EventHub(view_builder(table), keepalive_s=settings.keepalive_s)
-    hub.detach = table.subscribe(hub.changed)
-    app.extensions["hub"] = hub
+    streams = StreamServer(table, settings.max_streams, settings.keepalive_s)
+    app.extensions["streams"] = streams  # started by the server (dashboard/server.py)
     app.register_blueprint(api_blueprint(table))
-    app.register_blueprint(streams_blueprint(table, hub))
+    app.register_blueprint(streams_blueprint(table, streams))
     app.register_blueprint(pages_blueprint(table, settings))
     app.register_blueprint(calibrate_blueprint(table, settings))
     if table.simulator is not None:

@@ -25,7 +25,8 @@ class TableTop:
 class DashboardSettings:
     host: str = "0.0.0.0"  # the tablet and phones join over the table's network
     port: int = 8080
-    threads: int = 64  # every live page holds one thread for its event stream
+    threads: int = 8  # for requests: a live page's stream holds no thread
+    max_streams: int = 200  # live pages at once; more are refused (503) and retry
     secret_key: str | None = None  # None: derived from the journal's secret (kept)
     public_url: str | None = None  # base of the phone links in QR codes; None: from the request
     keepalive_s: float = 15.0
@@ -36,7 +37,8 @@ def parse(node: Node) -> DashboardSettings:
     settings = DashboardSettings(
         host=node.text("host", "0.0.0.0", pattern=HOST),
         port=node.integer("port", 8080, lo=0, hi=65535),
-        threads=node.integer("threads", 64, lo=8, hi=512),
+        threads=node.integer("threads", 8, lo=2, hi=512),
+        max_streams=node.integer("max_streams", 200, lo=1, hi=1000),
         secret_key=node.text("secret_key", None),
         public_url=node.text("public_url", None, pattern=re.compile(r"https?://\S+")),
         keepalive_s=node.number("keepalive_s", 15.0, lo=1, hi=300),

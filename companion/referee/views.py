@@ -15,6 +15,7 @@ plain value, a list (joined with "and"), a text, or `{"money": n}`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from companion.referee.access import tells_a_hand
@@ -67,6 +68,11 @@ class Snapshot:
     links: list[dict[str, Any]] = field(default_factory=list)  # links down now
     voided: str | None = None  # why the last countdown was called off
     journal_error: str | None = None  # the journal cannot be written: play is paused
+
+    @cached_property
+    def legal(self) -> list[Any]:
+        """The rules' legal actions at this instant, listed once for all the phones' views."""
+        return legal_actions(self.game.state) if self.game else []
 
 
 Text = dict[str, Any]  # {"key": a catalog key, "args": {...}} (see the module's doc)
@@ -311,18 +317,22 @@ def loot(c: str) -> Text:
 
 
 def seat(t: Snapshot, seat_no: int) -> dict[str, Any]:
-    out = public(t)
+    """A phone's view: the public view plus `me`, its last key (the event streams splice
+    `me` onto the public view's bytes instead of building the public part again)."""
+    return {**public(t), "me": seat_private(t, seat_no)}
+
+
+def seat_private(t: Snapshot, seat_no: int) -> dict[str, Any] | None:
+    """What only the phone of `seat_no` sees: its player's hand, loot, power and buttons."""
     game = t.game
     if game is None or seat_no not in game.player_at:
-        out["me"] = None
-        return out
+        return None
     name = game.player_at[seat_no]
     p = game.state.players[game.state.index[name]]
     hand = None if game.state.physical else {"bang": p.bang, "click": p.click}
-    legal = [a.to_dict() for a in legal_actions(game.state) if a.player == name]
-    out["me"] = {
+    legal = [a.to_dict() for a in t.legal if a.player == name]
+    return {
         "seat": seat_no, "player": name, "power": p.power, "hand": hand,
         "card": p.card if not game.state.physical else None, "loot": p.loot[:],
         "legal": legal, "commands": [action_button(a, phone=True) for a in legal],
     }
-    return out
