@@ -55,7 +55,8 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
     if host is not None or port is not None:
         dashboard = replace(dashboard, host=host or dashboard.host,
                             port=dashboard.port if port is None else port)
-    journal = Journal(Path(journal_path) if journal_path else referee.journal)
+    journal = Journal(Path(journal_path) if journal_path else referee.journal,
+                      keep_games=referee.keep_games)
     bridge = build_bridge(config)
     try:
         bridge.start()
