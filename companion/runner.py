@@ -26,6 +26,7 @@ class Running:
     stop_event: threading.Event
     wake: threading.Event
     notifier: Notifier
+    announcer: Any = None  # the mDNS name, when dashboard.mdns is on
 
     @property
     def url(self) -> str:
@@ -33,6 +34,8 @@ class Running:
 
     def stop(self) -> None:
         self.notifier.stopping()
+        if self.announcer is not None:
+            self.announcer.stop()
         self.stop_event.set()
         self.wake.set()
         self.server.stop()
@@ -60,6 +63,11 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
     if host is not None or port is not None:
         dashboard = replace(dashboard, host=host or dashboard.host,
                             port=dashboard.port if port is None else port)
+    if dashboard.mdns and dashboard.public_url is None and dashboard.port:
+        from companion.service.mdns import announced_url
+
+        # the phones' QR codes carry the announced name (pages.py reads public_url)
+        dashboard = replace(dashboard, public_url=announced_url(config.table, dashboard.port))
     notifier = Notifier.from_environ()  # before the broker starts: it must not inherit it
     journal = Journal(Path(journal_path) if journal_path else referee.journal,
                       keep_games=referee.keep_games)
@@ -92,11 +100,16 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
     threading.Thread(target=_drive, args=(table, stop, wake, notifier.heartbeat()),
                      name="referee-time", daemon=True).start()
     server = DashboardServer(create_app(table, dashboard), dashboard).start()
+    announcer = None
+    if dashboard.mdns:
+        from companion.service.mdns import Announcer
+
+        announcer = Announcer(config.table, dashboard.host, int(server.port)).start()
     game = f"game {table.game.id} resumed" if table.game else "no game yet"
     log.info("table %s: dashboard on http://%s:%s, PIN %s, %s, journal %s", config.table,
              server.host, server.port, table.access.pin, game, journal.path)
     notifier.ready(f"table {config.table}: dashboard on port {server.port}, {game}")
-    return Running(table, bridge, server, bus, journal, stop, wake, notifier)
+    return Running(table, bridge, server, bus, journal, stop, wake, notifier, announcer)
 
 
 def _drive(table: Any, stop: threading.Event, wake: threading.Event,
