@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import faulthandler
 import logging
 import threading
 from dataclasses import dataclass, replace
@@ -69,6 +70,8 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
         # the phones' QR codes carry the announced name (pages.py reads public_url)
         dashboard = replace(dashboard, public_url=announced_url(config.table, dashboard.port))
     notifier = Notifier.from_environ()  # before the broker starts: it must not inherit it
+    # systemd's watchdog ends a hung table with SIGABRT: every thread's stack goes to the log
+    faulthandler.enable()
     journal = Journal(Path(journal_path) if journal_path else referee.journal,
                       keep_games=referee.keep_games)
     bridge = build_bridge(config)

@@ -19,6 +19,9 @@ from typing import Any
 
 from zeroconf import AddressResolver, IPVersion, ServiceBrowser, ServiceStateChange, Zeroconf
 
+from companion import config
+from companion.service import checks
+
 PIN = "2468"
 PORT = 8080  # the namespace's own ports: nothing else listens there
 
@@ -51,11 +54,18 @@ def fetch(opener: urllib.request.OpenerDirector, url: str, body: dict | None = N
     return data.decode() if url.endswith(".svg") else json.loads(data)
 
 
+def doctor(config_file: Path) -> tuple[list[str], list[str]]:
+    """`companion doctor`'s check of the name, looking on loopback."""
+    return checks._name(config.load(config_file),
+                        lambda name: checks.addresses_of(name, ["127.0.0.1"]))
+
+
 def probe(folder: Path, table: str) -> dict[str, Any]:
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
     log = (folder / "run.log").open("w")
+    config_file = write_config(folder, table)
     proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "run", "--config",
-                             str(write_config(folder, table))], stdout=log, stderr=log,
+                             str(config_file)], stdout=log, stderr=log,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     zc = Zeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
     events: queue.Queue = queue.Queue()
@@ -81,10 +91,12 @@ def probe(folder: Path, table: str) -> dict[str, Any]:
         found["phone"] = fetch(opener, base + "/api/control", pin=True)["seats"][0]["url"]
         fetch(opener, base + "/api/login", {"pin": PIN})
         found["qr"] = fetch(opener, base + "/referee/qr/1.svg")
+        found["doctor_running"] = doctor(config_file)
         proc.terminate()
         found["exit"] = proc.wait(30)
         found["after_stop"] = events.get(timeout=10)  # the goodbye: it is gone at once
         browser.cancel()
+        found["doctor_stopped"] = doctor(config_file)
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -19,7 +19,6 @@ from companion.service.layout import BROKER_DIR, BROKER_PORT, JOURNAL, UNIT
 from companion.service.unit import unit_text
 
 ROOT = Path(__file__).resolve().parents[2]
-ACCOUNT_FILES = ("passwd", "group", "shadow", "gshadow")
 
 
 @pytest.fixture(scope="module")
@@ -28,20 +27,6 @@ def wheel(tmp_path_factory) -> Path:
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out),
                     str(ROOT)], check=True, capture_output=True, cwd=out)
     return next(out.glob("*.whl"))
-
-
-@pytest.fixture
-def pi_root(tmp_path: Path) -> Path:
-    """This machine's account files, plus the gpio group Raspberry Pi OS has."""
-    root = tmp_path / "root"
-    (root / "etc").mkdir(parents=True)
-    for name in ACCOUNT_FILES:
-        (root / "etc" / name).write_text(Path("/etc", name).read_text())
-    with (root / "etc/group").open("a") as f:
-        f.write("gpio:x:997:pi\n")
-    with (root / "etc/gshadow").open("a") as f:
-        f.write("gpio:!::pi\n")
-    return root
 
 
 def install(root: Path, wheel: Path, *more: str) -> subprocess.CompletedProcess[str]:
@@ -82,8 +67,9 @@ def owner_and_mode(path: Path) -> tuple[int, int, int]:
     return st.st_uid, st.st_gid, st.st_mode & 0o7777
 
 
-def test_install_twice_then_uninstall_keeping_the_journal_then_purge(pi_root, wheel):
-    host_accounts = [Path("/etc", name).read_text() for name in ACCOUNT_FILES]
+def test_install_twice_then_uninstall_keeping_the_journal_then_purge(pi_root, wheel,
+                                                                    host_accounts):
+    before_install = host_accounts()
     first = install(pi_root, wheel, "--table", "cafe_1", "--example", "sim")
     assert first.returncode == 0, first.stdout + first.stderr
     assert "user cashnguns: created" in first.stdout
@@ -95,7 +81,7 @@ def test_install_twice_then_uninstall_keeping_the_journal_then_purge(pi_root, wh
     assert int(entry(pi_root, "group", "cashnguns")[2]) == gid
     for group in ("gpio", "dialout"):
         assert "cashnguns" in entry(pi_root, "group", group)[3].split(","), group
-    assert [Path("/etc", n).read_text() for n in ACCOUNT_FILES] == host_accounts  # untouched
+    assert host_accounts() == before_install  # this machine's users: untouched
 
     companion = pi_root / "opt/cashnguns/bin/companion"
     assert os.access(companion, os.X_OK)

@@ -1,7 +1,8 @@
 """The dashboard found by name: `companion run` announces cashnguns-<table>.local and its
 `_http._tcp` service, a zeroconf browser finds and resolves them, the phones' QR codes carry
 the name, and the goodbye on stop removes it. All of it in a private network namespace, on
-its loopback alone: nothing goes out of this machine."""
+its loopback alone: nothing goes out of this machine. `companion doctor`'s check of the name
+runs there too, while the table runs and after it stopped."""
 
 from __future__ import annotations
 
@@ -40,6 +41,12 @@ def test_the_dashboard_is_announced_by_name_and_the_phones_qr_codes_use_it(tmp_p
     assert found["qr"] == expected.getvalue().decode()
     assert found["exit"] == 0
     assert found["after_stop"] == ["Removed", name]
+    assert found["doctor_running"] == [["mDNS: cashnguns-cafe-1.local answers from 127.0.0.1"],
+                                       []]
+    assert found["doctor_stopped"] == [[], [
+        "nobody answers for cashnguns-cafe-1.local on this network: the service is not "
+        "running, or its announcement failed (journalctl -u cashnguns -g mDNS), or this "
+        "network blocks multicast (then set dashboard.public_url)"]]
     assert "mDNS: the dashboard is http://cashnguns-cafe-1.local:8080 (on 127.0.0.1)" in run_log
 
 
