@@ -20,6 +20,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from companion.config import TABLE_ID, parse
@@ -48,6 +49,7 @@ from companion.service.unit import unit_text
 
 SOURCE = Path(__file__).resolve().parents[2]  # the clone this runs from
 STAMP = "installed-from"  # in PREFIX: what the program was last installed from
+PACKAGE_FILES = ("pyproject.toml", "README.md", "companion", "web")  # what a build reads
 
 
 def on_a_raspberry_pi() -> bool:
@@ -63,9 +65,8 @@ def source_digest(source: Path) -> str:
     if source.is_file():
         digest.update(source.read_bytes())
         return digest.hexdigest()
-    files = [source / "pyproject.toml", *(p for folder in ("companion", "web")
-                                          for p in (source / folder).rglob("*")
-                                          if p.is_file() and "__pycache__" not in p.parts)]
+    files = [p for name in PACKAGE_FILES for p in [source / name, *(source / name).rglob("*")]
+             if p.is_file() and "__pycache__" not in p.parts]
     for path in sorted(files):
         digest.update(str(path.relative_to(source)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
@@ -135,8 +136,18 @@ class Installer:
             return self.say(f"program in {PREFIX}", "unchanged")
         if not python.exists():
             self.run(sys.executable, "-m", "venv", str(prefix))
-        self.run(str(python), "-m", "pip", "install", "--quiet", "--upgrade",
-                 "--disable-pip-version-check", *self.args.pip_option, requirement)
+        with tempfile.TemporaryDirectory(prefix="cashnguns-build-") as build:
+            target = requirement
+            if source.is_dir():  # built from a copy: root leaves nothing in the user's clone
+                for name in PACKAGE_FILES:
+                    if (source / name).is_dir():
+                        shutil.copytree(source / name, Path(build) / name,
+                                        ignore=shutil.ignore_patterns("__pycache__"))
+                    else:
+                        shutil.copy2(source / name, Path(build) / name)
+                target = requirement.replace(str(source), build, 1)
+            self.run(str(python), "-m", "pip", "install", "--quiet", "--upgrade",
+                     "--disable-pip-version-check", *self.args.pip_option, target)
         write_file(stamp, wanted, 0o644)
         self.say(f"program in {PREFIX}", f"installed from {requirement}", changed=True)
 
