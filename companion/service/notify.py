@@ -26,7 +26,7 @@ class Notifier:
     def __init__(self, address: str | None, watchdog_s: float | None = None) -> None:
         self.address = address
         self.watchdog_s = watchdog_s  # systemd restarts us if no ping comes within this
-        self._socket: socket.socket | None = None
+        self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) if address else None
         self._failed = False
 
     @classmethod
@@ -42,12 +42,10 @@ class Notifier:
 
     def send(self, *fields: str) -> bool:
         """One datagram of `KEY=value` lines; False when nobody listens or it failed."""
-        if self.address is None:
+        if self.address is None or self._socket is None:
             return False
         target = "\0" + self.address[1:] if self.address.startswith("@") else self.address
         try:
-            if self._socket is None:
-                self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
             self._socket.sendto("\n".join(fields).encode(), target)
         except OSError as exc:
             if not self._failed:  # said once: a watchdog ping fails the same way each time
