@@ -70,8 +70,8 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
         # the phones' QR codes carry the announced name (pages.py reads public_url)
         dashboard = replace(dashboard, public_url=announced_url(config.table, dashboard.port))
     notifier = Notifier.from_environ()  # before the broker starts: it must not inherit it
-    # systemd's watchdog ends a hung table with SIGABRT: every thread's stack goes to the log
-    faulthandler.enable()
+    if not faulthandler.is_enabled():  # (a test runner may have its own)
+        faulthandler.enable()  # the watchdog's SIGABRT: every thread's stack to the log
     journal = Journal(Path(journal_path) if journal_path else referee.journal,
                       keep_games=referee.keep_games)
     bridge = build_bridge(config)
