@@ -29,6 +29,7 @@ class DashboardSettings:
     max_streams: int = 200  # live pages at once; more are refused (503) and retry
     secret_key: str | None = None  # None: derived from the journal's secret (kept)
     public_url: str | None = None  # base of the phone links in QR codes; None: from the request
+    mdns: bool = False  # announce http://cashnguns-<table>.local:<port> (docs/INSTALL.md)
     keepalive_s: float = 15.0
     table: TableTop | None = None  # None: the simulated table's, else no seating check
 
@@ -41,9 +42,12 @@ def parse(node: Node) -> DashboardSettings:
         max_streams=node.integer("max_streams", 200, lo=1, hi=1000),
         secret_key=node.text("secret_key", None),
         public_url=node.text("public_url", None, pattern=re.compile(r"https?://\S+")),
+        mdns=node.flag("mdns", False),
         keepalive_s=node.number("keepalive_s", 15.0, lo=1, hi=300),
         table=_table(node) if "table" in node else None,
     )
+    if settings.mdns and settings.port == 0:
+        raise node.error("mdns", "needs a fixed port: the name is announced with its port")
     node.done()
     return settings
 
