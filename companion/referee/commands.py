@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 # Commands that must be made against the very latest state, not only the current step.
-EXACT_VERSION = ("new_game", "undo")
+EXACT_VERSION = ("new_game", "undo", "recount")
 
 
 class CommandError(Exception):

@@ -1,6 +1,8 @@
 // The big "1, 2, 3" of the hold-up and courage steps, on the server's beat times, with
-// Web Audio beeps (a higher one on "three") unless muted. Browsers only let sound play
-// after a tap on the page, so the first tap anywhere wakes the audio.
+// Web Audio beeps (a higher one on "three") or the words spoken in the page's language
+// ("un, deux, trois": short recordings served by the companion, web/voices.py), unless
+// muted. A word that cannot be loaded is a beep. Browsers only let sound play after a tap
+// on the page, so the first tap anywhere wakes the audio.
 
 import { localTime } from "./live.js";
 import { t } from "./words.js";
@@ -11,15 +13,39 @@ const SHOW_LAST_MS = 900;
 const LATE_BEAT_MS = 250;
 let audio = null;
 let muted = localStorage.getItem("muted") === "yes";
+let spoken = localStorage.getItem("count-voice") === "yes";
+const words = {}; // beat -> its decoded recording, once loaded
+
+function loadWords() {
+  const lang = document.documentElement.lang || "en";
+  for (const beat of [1, 2, 3]) {
+    if (words[beat] !== undefined) continue;
+    words[beat] = null; // asked for: a failure leaves the beep
+    fetch(new URL(`../audio/${lang}/beat${beat}.wav`, import.meta.url))
+      .then((res) => (res.ok ? res.arrayBuffer() : Promise.reject(new Error(res.status))))
+      .then((data) => audio.decodeAudioData(data))
+      .then((buffer) => { words[beat] = buffer; })
+      .catch(() => { /* no recording: this beat beeps */ });
+  }
+}
 
 function wakeAudio() {
   if (!audio) audio = new AudioContext();
   if (audio.state === "suspended") audio.resume();
+  if (spoken) loadWords();
 }
 document.addEventListener("pointerdown", wakeAudio, { once: true });
 
-function beep(high) {
+function sound(beat) {
   if (muted || !audio || audio.state !== "running") return;
+  if (spoken && words[beat]) {
+    const word = audio.createBufferSource();
+    word.buffer = words[beat];
+    word.connect(audio.destination);
+    word.start();
+    return;
+  }
+  const high = beat === 3;
   const osc = audio.createOscillator();
   const gain = audio.createGain();
   osc.frequency.value = high ? 1320 : 880;
@@ -38,6 +64,21 @@ export function muteButton(button) {
   button.addEventListener("click", () => {
     muted = !muted;
     localStorage.setItem("muted", muted ? "yes" : "no");
+    wakeAudio();
+    label();
+  });
+  label();
+}
+
+// The choice of beeps or the spoken count, remembered per device.
+export function voiceButton(button) {
+  const label = () => {
+    button.textContent = spoken ? t("ui.count_voice") : t("ui.count_beeps");
+    button.setAttribute("aria-pressed", spoken ? "true" : "false");
+  };
+  button.addEventListener("click", () => {
+    spoken = !spoken;
+    localStorage.setItem("count-voice", spoken ? "yes" : "no");
     wakeAudio();
     label();
   });
@@ -69,10 +110,10 @@ export class Countdown {
     this.timers.push(setTimeout(() => { this.box.hidden = true; }, Math.max(0, last)));
   }
 
-  show(beat, sound = true) {
+  show(beat, withSound = true) {
     this.box.hidden = false;
     this.box.textContent = t(`count.beat${beat}`);
     this.box.dataset.beat = beat;
-    if (sound) beep(beat === 3);
+    if (withSound) sound(beat);
   }
 }
