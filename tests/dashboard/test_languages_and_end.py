@@ -29,7 +29,7 @@ def test_the_language_switch_changes_every_word(live, open_page, screenshot):
     expect(page.locator('.seat[data-seat="3"] .power')).to_have_text("The Doctor")
     page.click('.langs a[data-lang="de"]')
     expect(page.locator('.seat[data-seat="3"] .power')).to_have_text("Die Ärztin")
-    expect(page.locator("#waiting")).to_have_text(
+    expect(page.locator("#banner")).to_have_text(
         "Der Schwindler darf einem Mitspieler eine Karte ziehen.")
     page.goto(live.url + "/")  # the choice is remembered
     expect(page.locator(".side h2")).to_have_text("Was geschah")
@@ -55,7 +55,7 @@ def play_to_the_end(live) -> None:
 def test_the_end_of_the_game(live, open_page, screenshot):
     start(live)
     page = open_page("/")
-    expect(page.locator(".loot-count").first).to_have_text("0 loot cards")
+    expect(page.locator(".loot-count").first).to_have_text("Loot: 0")
     play_to_the_end(live)
     final = page.locator(".final")
     expect(final).to_be_visible()
