@@ -80,3 +80,20 @@ def test_official_rulebook_words():
     assert fr["step.holdup"] == "Braquage" and fr["step.privilege"] == "Privilège du Parrain"
     assert de["step.courage"] == "Mutprobe" and de["power.hustler.name"] == "Der Schwindler"
     assert fr["power.kid.name"] == "The Kid"  # the French edition keeps the English names
+
+
+def test_the_spoken_count_says_each_catalogs_words():
+    """The recordings (made by `python web/voices.py`) say what the catalogs say; a changed
+    word means running it again."""
+    import wave
+
+    audio = WEB_DIR / "static" / "audio"
+    made = json.loads((audio / "voices.json").read_text(encoding="utf-8"))["words"]
+    assert len(made) == 3 * len(i18n.LANGUAGES)
+    for lang in i18n.LANGUAGES:
+        for beat in (1, 2, 3):
+            name = f"{lang}/beat{beat}.wav"
+            assert made[name] == raw(lang)[f"count.say{beat}"], name
+            with wave.open(str(audio / name)) as w:
+                assert (w.getnchannels(), w.getsampwidth()) == (1, 2)
+                assert 0.1 < w.getnframes() / w.getframerate() < 0.6, name  # a word, on the beat

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from companion.dashboard import WEB_DIR
 from companion.referee.commands import Auth
 
 GODFATHER = Auth(control=True)
@@ -139,3 +140,45 @@ def test_the_countdown_beeps_on_each_beat_and_not_when_muted(live, open_page):
     expect(page.locator("#countdown")).to_have_text("3")
     expect(page.locator("#countdown")).to_be_hidden()
     assert page.evaluate("window.beeps") == [880, 880, 1320]  # the courage count was silent
+
+
+WORD_RECORDER = """
+window.words = []; window.decoded = 0;
+const startWord = AudioBufferSourceNode.prototype.start;
+AudioBufferSourceNode.prototype.start = function (...args) {
+  window.words.push(Math.round(this.buffer.duration * 1000));
+  return startWord.apply(this, args);
+};
+const decode = BaseAudioContext.prototype.decodeAudioData;
+BaseAudioContext.prototype.decodeAudioData = function (...args) {
+  return decode.apply(this, args).then((b) => { window.decoded += 1; return b; });
+};
+"""
+
+
+def test_the_countdown_can_be_spoken_in_the_tables_language(live, open_page):
+    """"un, deux, trois": recordings the companion serves (web/voices.py), on the beats."""
+    import wave
+
+    new_game(live, cards="physical")
+    page = open_page("/", lang="fr")
+    page.add_init_script(BEEP_RECORDER + WORD_RECORDER)
+    page.reload()
+    voice = page.locator("#voice")
+    expect(voice).to_have_text("Compte : bips")
+    voice.click()  # also the tap that lets the page sound
+    expect(voice).to_have_text("Compte : à voix haute")
+    page.wait_for_function("() => window.decoded === 3")
+    for name in NAMES:
+        act(live, {"type": "choose", "player": name})
+    live.table.command({"type": "countdown", "version": live.table.version}, GODFATHER)
+    page.wait_for_function("() => window.words.length >= 3")
+    audio = WEB_DIR / "static" / "audio" / "fr"
+    lengths = []
+    for beat in (1, 2, 3):
+        with wave.open(str(audio / f"beat{beat}.wav")) as w:
+            lengths.append(round(w.getnframes() / w.getframerate() * 1000))
+    assert page.evaluate("window.words") == lengths  # "un", "deux", "trois", in order
+    assert page.evaluate("window.beeps") == []
+    page.reload()
+    expect(page.locator("#voice")).to_have_attribute("aria-pressed", "true")  # remembered
