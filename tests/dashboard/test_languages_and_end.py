@@ -81,7 +81,8 @@ CHART_LABELS = """() => {
   const [, , w, h] = chart.getAttribute('viewBox').split(' ').map(Number);
   return [...chart.querySelectorAll('text')].map((t) => {
     const b = t.getBBox();
-    return {text: t.textContent, fits: b.x >= 0 && b.y >= 0 && b.x + b.width <= w && b.y + b.height <= h};
+    const fits = b.x >= 0 && b.y >= 0 && b.x + b.width <= w && b.y + b.height <= h;
+    return {text: t.textContent, fits};
   });
 }"""
 

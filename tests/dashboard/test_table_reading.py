@@ -177,12 +177,14 @@ LAYOUT = """() => {
   const felt = box(document.getElementById('felt'));
   const overlaps = [];
   seats.forEach((a, i) => seats.slice(i + 1).forEach((b, j) => {
-    if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) overlaps.push([i, i + j + 1]);
+    const cross = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    if (cross) overlaps.push([i, i + j + 1]);
   }));
   const inside = seats.every((s) => s.left >= felt.left - 1 && s.right <= felt.right + 1
     && s.top >= felt.top - 1 && s.bottom <= felt.bottom + 1);
   const arrows = box(document.querySelector('svg.arrows'));
-  const apart = (a, b) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+  const apart = (a, b) => a.right <= b.left || b.right <= a.left
+    || a.bottom <= b.top || b.bottom <= a.top;
   const side = ['round', 'loot', 'log'].map((id) => box(document.getElementById(id)));
   return {overlaps, inside, sideClear: side.every((s) => apart(s, arrows)),
           countdownClear: side.every((s) => apart(s, box(document.getElementById('countdown')))),
