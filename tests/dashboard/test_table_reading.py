@@ -220,3 +220,15 @@ def test_eight_seats_read_from_two_metres_in_every_language(live, open_page, scr
         assert layout["overlaps"] == [] and layout["inside"], (lang, layout)
         assert layout["sideClear"] and layout["countdownClear"] and layout["scroll"] <= 1280
         screenshot(page, f"table-8-{lang}-tablet")
+    for n in (4, 5, 6, 7):  # fewer players, in French (long words), a card down on most seats
+        live.table.command({"type": "new_game", "version": live.table.version, "abandon": True,
+                            "players": list(NAMES8[:n]), "cards": "physical",
+                            "powers": dict(zip(NAMES8[:n], powers, strict=False))}, GODFATHER)
+        for name in NAMES8[:n - 1]:
+            act(live, {"type": "choose", "player": name})
+        page.goto(f"{live.url}/?lang=fr")
+        expect(page.locator(".seat .mark")).to_have_count(n - 1)
+        sizes = seat_text_sizes(page)
+        assert sizes["smallest"] >= 20 and sizes["names"] >= 28, n
+        layout = page.evaluate(LAYOUT)
+        assert layout["overlaps"] == [] and layout["inside"] and layout["sideClear"], (n, layout)

@@ -10,18 +10,17 @@ import { plural, powerName, say, t } from "./words.js";
 const SVG = "http://www.w3.org/2000/svg";
 const KINDS = ["live", "lowered", "counted"];
 
-// A point along the edge of a w × h rectangle, f of the way round it clockwise on screen
-// from the middle of the bottom edge.
-function edgePoint(f, w, h) {
-  let d = f * 2 * (w + h);
-  for (const [len, at] of [
-    [w / 2, (x) => ({ x: w / 2 - x, y: h })], [h, (x) => ({ x: 0, y: h - x })],
-    [w, (x) => ({ x, y: 0 })], [h, (x) => ({ x: w, y: x })], [w / 2, (x) => ({ x: w - x, y: h })]]) {
-    if (d <= len) return at(d);
-    d -= len;
-  }
-  return { x: w / 2, y: h };
-}
+// Where each seat's centre goes, for the 4 to 8 players a game has, clockwise on screen
+// from the middle of the bottom edge (the Godfather's desk side), as fractions of the room
+// the cards' centres have. Seats next to each other are a half width or a half height
+// apart, so the cards never overlap once the felt is two cards wide and two cards high.
+const PLANS = {
+  4: [[0.5, 1], [0, 0.5], [0.5, 0], [1, 0.5]],
+  5: [[0.5, 1], [0, 0.5], [0.25, 0], [0.75, 0], [1, 0.5]],
+  6: [[0.5, 1], [0, 0.75], [0, 0.25], [0.5, 0], [1, 0.25], [1, 0.75]],
+  7: [[0.5, 1], [0, 1], [0, 0.5], [0.25, 0], [0.75, 0], [1, 0.5], [1, 1]],
+  8: [[0.5, 1], [0, 1], [0, 0.5], [0, 0], [0.5, 0], [1, 0], [1, 0.5], [1, 1]],
+};
 
 function wounds(p) {
   const marks = Array.from({ length: p.wound_limit }, (_, i) => el("span", { class: i < p.wounds ? "wound hit" : "wound" }));
@@ -89,7 +88,12 @@ function drawArrows(svg, arrows, centers, cards, width, height) {
   for (const arrow of arrows) {
     const a = centers[arrow.from], b = centers[arrow.to];
     if (!a || !b || arrow.from === arrow.to) continue;
-    const bend = { x: (a.x + b.x) / 2 + 0.55 * (middle.x - (a.x + b.x) / 2), y: (a.y + b.y) / 2 + 0.55 * (middle.y - (a.y + b.y) / 2) };
+    // bent towards the middle, and a little to its right: two players aiming at each other
+    // show two arrows
+    const across = unit(a, b);
+    if (!across) continue;
+    const bend = { x: (a.x + b.x) / 2 + 0.55 * (middle.x - (a.x + b.x) / 2) - 24 * across.y,
+      y: (a.y + b.y) / 2 + 0.55 * (middle.y - (a.y + b.y) / 2) + 24 * across.x };
     const out = unit(a, bend), back = unit(bend, b);
     if (!out || !back) continue;
     const from = toEdge(cards[arrow.from], out.x, out.y), to = toEdge(cards[arrow.to], back.x, back.y);
@@ -123,9 +127,10 @@ export function renderTable(felt, state, { onSeat = null, sensors = false } = {}
   const pad = 8;
   const w = Math.max(0, width - cardW - 2 * pad), h = Math.max(0, height - cardH - 2 * pad);
   const centers = {};
+  const plan = PLANS[state.players.length] || [];
   state.players.forEach((p, i) => {
-    const at = edgePoint(i / state.players.length, w, h);
-    centers[p.seat] = { x: at.x + cardW / 2 + pad, y: at.y + cardH / 2 + pad };
+    const [fx, fy] = plan[i];
+    centers[p.seat] = { x: fx * w + cardW / 2 + pad, y: fy * h + cardH / 2 + pad };
     cards[p.seat].style.left = `${centers[p.seat].x}px`;
     cards[p.seat].style.top = `${centers[p.seat].y}px`;
   });
