@@ -37,13 +37,9 @@ def standee(port: LocalPort, name: str) -> str:
 
 
 def holdup_round_table(port: LocalPort, cards: tuple[str, ...] = ("bang",) * 4) -> None:
-    """Every gun on the next player; the countdown read; the Godfather orders nobody."""
+    """Cards chosen, every gun on the next player, the hold-up counted."""
     choose_all(port, cards)
-    for seat, target in [(1, 2), (2, 3), (3, 4), (4, 1)]:
-        port.aim(seat, target)
-        port.posture(seat, False)
-    port.do("countdown")
-    port.run_for(3000)
+    port.round_the_table()
 
 
 def test_arrows_are_live_in_the_hold_up_then_the_counted_aims_then_none():

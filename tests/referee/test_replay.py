@@ -72,11 +72,7 @@ def test_the_replay_says_why_each_aim_counted_or_not():
 def test_the_replay_of_the_courage_step():
     port = LocalPort()
     start(port, n=4)
-    for seat, target in [(1, 2), (2, 3), (3, 4), (4, 1)]:
-        port.aim(seat, target)
-        port.posture(seat, False)
-    port.do("countdown")
-    port.run_for(3000)
+    port.round_the_table()
     port.act(type="privilege", player="Ana", order=None)
     port.do("countdown")
     three = port.table.stage.three_ms

@@ -130,11 +130,7 @@ def wound_bob_and_ana(port: LocalPort) -> None:
     """Everyone fires a Bang! round the table; only Cyd lies down: Bob and Ana are hit."""
     start(port)
     choose_all(port, card="bang")
-    for seat, target in [(1, 2), (2, 3), (3, 4), (4, 1)]:
-        port.aim(seat, target)
-        port.posture(seat, False)
-    port.do("countdown")
-    port.run_for(3000)
+    port.round_the_table()
     port.act(type="privilege", player="Ana", order=None)
     port.posture(3, True)  # Cyd lies down
     port.do("countdown")

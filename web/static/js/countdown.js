@@ -12,8 +12,10 @@ const SHOW_LAST_MS = 900;
 // a beat this late still sounds, at once; one later than that is only shown.
 const LATE_BEAT_MS = 250;
 let audio = null;
-let muted = localStorage.getItem("muted") === "yes";
-let spoken = localStorage.getItem("count-voice") === "yes";
+// The device's choices, kept in its storage: sound off, and words rather than beeps.
+const settings = { muted: localStorage.getItem("muted") === "yes",
+  spoken: localStorage.getItem("count-voice") === "yes" };
+const STORED = { muted: "muted", spoken: "count-voice" };
 const words = {}; // beat -> its decoded recording, once loaded
 
 function loadWords() {
@@ -32,13 +34,13 @@ function loadWords() {
 function wakeAudio() {
   if (!audio) audio = new AudioContext();
   if (audio.state === "suspended") audio.resume();
-  if (spoken) loadWords();
+  if (settings.spoken) loadWords();
 }
 document.addEventListener("pointerdown", wakeAudio, { once: true });
 
 function sound(beat) {
-  if (muted || !audio || audio.state !== "running") return;
-  if (spoken && words[beat]) {
+  if (settings.muted || !audio || audio.state !== "running") return;
+  if (settings.spoken && words[beat]) {
     const word = audio.createBufferSource();
     word.buffer = words[beat];
     word.connect(audio.destination);
@@ -56,34 +58,23 @@ function sound(beat) {
   osc.stop(audio.currentTime + 0.5);
 }
 
-export function muteButton(button) {
+// A button that switches one of the settings, labelled with what is on now.
+function settingButton(button, name, whenOn, whenOff) {
   const label = () => {
-    button.textContent = muted ? t("ui.sound_off") : t("ui.sound_on");
-    button.setAttribute("aria-pressed", muted ? "true" : "false");
+    button.textContent = settings[name] ? t(whenOn) : t(whenOff);
+    button.setAttribute("aria-pressed", settings[name] ? "true" : "false");
   };
   button.addEventListener("click", () => {
-    muted = !muted;
-    localStorage.setItem("muted", muted ? "yes" : "no");
+    settings[name] = !settings[name];
+    localStorage.setItem(STORED[name], settings[name] ? "yes" : "no");
     wakeAudio();
     label();
   });
   label();
 }
 
-// The choice of beeps or the spoken count, remembered per device.
-export function voiceButton(button) {
-  const label = () => {
-    button.textContent = spoken ? t("ui.count_voice") : t("ui.count_beeps");
-    button.setAttribute("aria-pressed", spoken ? "true" : "false");
-  };
-  button.addEventListener("click", () => {
-    spoken = !spoken;
-    localStorage.setItem("count-voice", spoken ? "yes" : "no");
-    wakeAudio();
-    label();
-  });
-  label();
-}
+export const muteButton = (button) => settingButton(button, "muted", "ui.sound_off", "ui.sound_on");
+export const voiceButton = (button) => settingButton(button, "spoken", "ui.count_voice", "ui.count_beeps");
 
 export class Countdown {
   constructor(box) {
