@@ -11,6 +11,7 @@ disagree. Times are milliseconds from "three".
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from companion.referee.board import Text, text
@@ -83,7 +84,7 @@ def aim_row(game: Game, p: Player, readings: Readings, three: float,
                                 seen=round(last - first), hold=round(timing.hold_ms)))
     counted = next((sp for sp in spans if sp.why == "counted"), None)
     unclear = next((sp for sp in spans if sp.why == "two"), None)
-    if counted is None and not any(r["key"] == "why.swept" for r in reasons) and not spans:
+    if not reasons:  # no aim, no sweep: the gun never held anyone
         reasons.append(text("why.nothing"))
     if counted is not None and isinstance(counted.aim, int):
         value: dict[str, Any] = {"target": named(counted.aim)[0]}
@@ -94,7 +95,7 @@ def aim_row(game: Game, p: Player, readings: Readings, three: float,
     else:
         value, verdict = {"target": None}, text("verdict.too_slow")
     return {"player": p.name, "seat": seat, "verdict": verdict, "reasons": reasons,
-            "bars": bars + gun_down(raised, three, start, decide, rel), "counted": value}
+            "bars": bars + gun_down(raised, start, decide, rel), "counted": value}
 
 
 def held_at(sp: AimSpan, badge: int, first: float, last: float) -> bool:
@@ -124,8 +125,8 @@ def aim_reason(sp: AimSpan, names: list[str], raised: Track | None, three: float
     return text("why.not_target", target=target)
 
 
-def gun_down(raised: Track | None, three: float, start: float, decide: float,
-             rel: Any) -> list[dict[str, Any]]:
+def gun_down(raised: Track | None, start: float, decide: float,
+             rel: Callable[[float], int]) -> list[dict[str, Any]]:
     """The spans of the window the gun was down (a gun without a tilt switch is up)."""
     if raised is None:
         return []
@@ -133,7 +134,8 @@ def gun_down(raised: Track | None, three: float, start: float, decide: float,
             for a, b in spans_of(raised, lambda v: v is False, start, decide)]
 
 
-def spans_of(track: Track, match: Any, start: float, end: float) -> list[tuple[float, float]]:
+def spans_of(track: Track, match: Callable[[object], bool], start: float,
+             end: float) -> list[tuple[float, float]]:
     """The spans between start and end in which the track's value matches."""
     out: list[tuple[float, float]] = []
     since = start if match(track.at(start)) else None

@@ -15,7 +15,7 @@ const replays = new ReplayDialog(document.getElementById("replay-open"), documen
 let last = null;
 
 // The log by round, the newest round on top, each round's events numbered in reading order.
-export function logRounds(events) {
+function logRounds(events) {
   const rounds = new Map();
   for (const e of events) {
     if (!rounds.has(e.round)) rounds.set(e.round, []);

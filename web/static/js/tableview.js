@@ -25,7 +25,7 @@ const PLANS = {
 function wounds(p) {
   const marks = Array.from({ length: p.wound_limit }, (_, i) => el("span", { class: i < p.wounds ? "wound hit" : "wound" }));
   return el("span", { class: "wounds", title: plural("count.wounds", p.wounds) }, marks,
-    el("span", { class: "wound-count", "aria-label": plural("count.wounds", p.wounds) }, `${p.wounds}/${p.wound_limit}`));
+    el("span", { class: "wound-count" }, `${p.wounds}/${p.wound_limit}`));
 }
 
 function seatCard(state, p, onSeat) {
