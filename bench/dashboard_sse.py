@@ -40,9 +40,9 @@ NAMES = ("Ana", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal")
 class Page:
     """One live page: reads its stream and notes when seat 1's posture first shows `want`."""
 
-    def __init__(self, port: int, path: str) -> None:
+    def __init__(self, port: int, path: str, headers: dict[str, str] | None = None) -> None:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        self.conn.request("GET", path, headers={"Accept": "text/event-stream"})
+        self.conn.request("GET", path, headers={"Accept": "text/event-stream", **(headers or {})})
         self.response = self.conn.getresponse()
         assert self.response.status == 200, self.response.status
         self.want: str | None = None
@@ -142,7 +142,8 @@ def main() -> int:
             pages += [BrowserPage(browser, live.url) for _ in range(args.browsers)]
         pages += [Page(live.server.port, "/api/events")
                   for _ in range(args.tables - args.browsers)]
-        pages += [Page(live.server.port, f"/api/events?seat={s}&token={table.access.seat_token(s)}")
+        pages += [Page(live.server.port, f"/api/events?seat={s}",  # each phone claims its seat
+                       {"X-Seat-Claim": table.claim(s, table.access.seat_token(s))})
                   for s in range(1, args.phones + 1)]
         changed_at: list[float] = []
         table.subscribe(lambda _r: changed_at.append(time.perf_counter()))

@@ -94,7 +94,7 @@ sensors:
     sub = subscribe(args.subscriber, port, bridge.topics.all, arrivals, args.sub_qos, user,
                     cfg.mqtt)
     try:
-        wait_for(arrivals, bridge.topics.availability("hub"), b"online")
+        wait_for(arrivals, bridge.topics.device("hub", "availability"), b"online")
         time.sleep(0.5)  # let the start-up burst pass before measuring
         drain(arrivals)
         pin = bridge.gpio.pin("posture", 5)
@@ -105,7 +105,7 @@ sensors:
 
         report("mock pin edge -> subscriber", latency(args.n, edge, arrivals, posture))
         board = HubLines(bridge.sim)
-        raised = bridge.topics.gun_raised(2)
+        raised = bridge.topics.gun(2, "raised")
         report("pty TILT line -> subscriber",
                latency(args.n, lambda i: board.set_tilt(i % 2 == 0), arrivals, raised))
         sent, got, elapsed = sustained(board, arrivals, raised, args.rate, args.seconds)

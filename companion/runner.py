@@ -77,9 +77,12 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
     topics = Topics(config.table)
     bus = BusClient(config.mqtt, f"cashnguns-{config.table}-referee",
                     status_topic=f"{topics.base}/referee/status", user="referee")
-    RefereeLink(table, bus, topics, referee.home_assistant, referee.discovery_prefix).start()
+    link = RefereeLink(table, bus, topics, referee.home_assistant, referee.discovery_prefix)
+    link.start()
     bus.start()
     stop = threading.Event()
+    threading.Thread(target=link.watch_broker, args=(stop,), name="broker-probe",
+                     daemon=True).start()
     wake = threading.Event()
     table.subscribe(lambda _revision: wake.set())
     threading.Thread(target=_drive, args=(table, stop, wake), name="referee-time",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import queue
 import shutil
+import signal
 import socket
 import subprocess
 import threading
@@ -83,6 +84,11 @@ class Mosquitto:
     def restart(self) -> None:
         self.stop()
         self.start()
+
+    def freeze(self, frozen: bool = True) -> None:
+        """Hang the broker (SIGSTOP): its connections stay open, nothing comes back."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP if frozen else signal.SIGCONT)
 
 
 def _mosquitto(tmp: Path) -> Iterator[Mosquitto]:

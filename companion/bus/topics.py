@@ -25,15 +25,6 @@ class Topics:
         """`aim`, `raised` (retained state) or `lock` (the aimer's indicator, an event)."""
         return f"{self.base}/gun/{seat}/{kind}"
 
-    def gun_aim(self, seat: int | str) -> str:
-        return self.gun(seat, "aim")
-
-    def gun_raised(self, seat: int | str) -> str:
-        return self.gun(seat, "raised")
-
-    def gun_lock(self, seat: int | str) -> str:
-        return self.gun(seat, "lock")
-
     @property
     def hub_seen(self) -> str:
         """Every gun's look in each round the hub reports (QoS 0, not retained)."""
@@ -42,15 +33,10 @@ class Topics:
     def standee_posture(self, seat: int | str) -> str:
         return f"{self.base}/standee/{seat}/posture"
 
-    def availability(self, device: str) -> str:
-        return f"{self.base}/device/{device}/availability"
-
-    def device_info(self, device: str) -> str:
-        return f"{self.base}/device/{device}/info"
-
-    def device_stat(self, device: str) -> str:
-        """Retained: a hub's own health figures (STAT) and the link's drop counts."""
-        return f"{self.base}/device/{device}/stat"
+    def device(self, device: str, leaf: str) -> str:
+        """`availability`, `info`, or `stat` (retained: a hub's own health figures, STAT,
+        and the link's drop counts)."""
+        return f"{self.base}/device/{device}/{leaf}"
 
     @property
     def sim_command(self) -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
-
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
@@ -32,7 +30,7 @@ def create_app(table: Table, settings: DashboardSettings | None = None) -> Flask
     app = Flask(__name__, template_folder=str(WEB_DIR / "templates"),
                 static_folder=str(WEB_DIR / "static"), static_url_path="/static")
     app.config.update(
-        SECRET_KEY=settings.secret_key or secrets.token_hex(32),
+        SECRET_KEY=settings.secret_key or table.access.session_key(),
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         DEBUG=False,

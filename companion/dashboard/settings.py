@@ -26,7 +26,7 @@ class DashboardSettings:
     host: str = "0.0.0.0"  # the tablet and phones join over the table's network
     port: int = 8080
     threads: int = 64  # every live page holds one thread for its event stream
-    secret_key: str | None = None  # None: random per start (sessions end with a restart)
+    secret_key: str | None = None  # None: derived from the journal's secret (kept)
     public_url: str | None = None  # base of the phone links in QR codes; None: from the request
     keepalive_s: float = 15.0
     table: TableTop | None = None  # None: the simulated table's, else no seating check

@@ -1,6 +1,7 @@
 """`GET /api/events`: the live stream of one view of the table (Server-Sent Events).
 
-`?view=control` needs the Godfather's session; `?seat=N&token=T` is one phone's view;
+`?view=control` needs the Godfather's session; `?seat=N` is the view of the phone holding
+seat N (its claim: the cookie, or `X-Seat-Claim`), for as long as it holds it;
 anything else is the spectators' view. Every message is a full snapshot with the
 game's version as its id, so a page that reconnects is whole again at once.
 """
@@ -14,6 +15,7 @@ from flask import Blueprint, Response, abort, request
 
 from companion.dashboard.access import is_controller
 from companion.dashboard.hub import Builder, EventHub, View
+from companion.referee.api import phone_claim
 from companion.referee.table import Table
 
 
@@ -37,10 +39,10 @@ def streams_blueprint(table: Table, hub: EventHub) -> Blueprint:
             return "control", lambda: True
         seat = request.args.get("seat", type=int)
         if seat is not None:
-            token = request.args.get("token", "")
-            if not table.access.check_seat_token(seat, token):
-                abort(401, f"seat {seat}'s stream needs its token")
-            return ("seat", seat), lambda: table.access.check_seat_token(seat, token)
+            claim = phone_claim(seat)
+            if not table.access.holds(seat, claim):
+                abort(401, f"seat {seat}'s stream is the phone's that holds it")
+            return ("seat", seat), lambda: table.access.holds(seat, claim)
         return "public", lambda: True
 
     @bp.get("/api/events")

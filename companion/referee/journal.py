@@ -37,6 +37,13 @@ CREATE TABLE IF NOT EXISTS action (
     undone INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game, seq)
 );
+CREATE TABLE IF NOT EXISTS claim (    -- the phone holding each seat of a game
+    game INTEGER NOT NULL REFERENCES game(id),
+    seat INTEGER NOT NULL,
+    digest TEXT NOT NULL,             -- SHA-256 of the phone's claim, never the claim
+    at_ms REAL NOT NULL,
+    PRIMARY KEY (game, seat)
+);
 """
 
 
@@ -53,8 +60,9 @@ class JournalError(RuntimeError):
 
 
 class Journal:
-    """One SQLite file, readable by its owner only (it holds the seat links' secret and
-    every hand); safe to call from any thread (one connection behind a lock)."""
+    """One SQLite file, readable by its owner only (it holds the seat links' secret, the
+    phones' hashed claims and every hand); safe to call from any thread (one connection
+    behind a lock)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -148,6 +156,21 @@ class Journal:
     def finish(self, game: int) -> None:
         with self._write() as db:
             db.execute("UPDATE game SET finished = 1 WHERE id = ?", (game,))
+
+    def claim(self, game: int, seat: int, digest: str, at_ms: float) -> None:
+        with self._write() as db:
+            db.execute("INSERT INTO claim VALUES (?, ?, ?, ?)", (game, seat, digest, at_ms))
+
+    def release(self, game: int, seat: int) -> None:
+        with self._write() as db:
+            db.execute("DELETE FROM claim WHERE game = ? AND seat = ?", (game, seat))
+
+    def claims(self, game: int) -> dict[int, str]:
+        """Each claimed seat of a game, and the digest of its phone's claim."""
+        with self._lock:
+            rows = self._db.execute("SELECT seat, digest FROM claim WHERE game = ?",
+                                    (game,)).fetchall()
+        return {int(seat): str(digest) for seat, digest in rows}
 
     def setup(self, game: int) -> dict[str, Any]:
         with self._lock:

@@ -1,7 +1,7 @@
 """The referee on the bus: sensor facts in; public game state, events and discovery out.
 
-Inbound payloads come from other programs and are checked by the sensor wire's one codec
-(companion.sensors.codec); a bad one is counted and logged, never applied. Outbound, the
+Inbound sensor facts come from other programs and go straight to the table through the
+sensor wire's one codec (companion.sensors.codec), which checks them. Outbound, the
 retained `game/state` never holds a secret (it is the spectators' view), and events go to
 `game/event` and to one topic per player, which Home Assistant's discovery turns into an
 event entity per player.
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
-from collections import Counter
 from typing import Any
 
 from companion import __version__
@@ -20,15 +20,16 @@ from companion.bus.client import BusClient
 from companion.bus.topics import Topics
 from companion.referee.table import Table
 from companion.referee.views import public_event
-from companion.sensors.codec import fact_from_message
+from companion.sensors.codec import FactSubscriber
 
 log = logging.getLogger(__name__)
 
 # engine event -> published event type
 EVENT_TYPES = {"wounded": "wounded", "eliminated": "eliminated", "lay_down": "lay_down",
                "game_over": "game_over"}
-REJECT_LOG_S = 10.0  # bad sensor messages are logged at most this often
 BROKER = "broker"  # a link's name; a sensor device's is "device:<id>"
+PROBE_EVERY_S = 0.2  # the referee sends itself a message through the broker this often
+PROBE_SILENT_S = 0.7  # no echo for this long while connected: the broker is not answering
 PLAYER_EVENTS = ("shot", "wounded", "eliminated", "lay_down", "loot_taken", "godfather")
 
 
@@ -49,17 +50,18 @@ class RefereeLink:
                  home_assistant: bool = False, discovery_prefix: str = "homeassistant") -> None:
         self.table, self.bus, self.topics = table, bus, topics
         self.home_assistant, self.prefix = home_assistant, discovery_prefix
-        self.rejected: Counter[str] = Counter()  # bad sensor messages, by topic
-        self._rejects_logged_at = float("-inf")
+        self.facts: FactSubscriber | None = None
+        self._probe_topic = f"{topics.base}/referee/probe"
+        self._echo_at = time.monotonic()
+        self._silent = False  # the probe, not the connection, says the broker is down
         self._sent_version = -1
         self._sent_events = 0
         self._game: int | None = None
 
     def start(self) -> None:
-        for pattern in ("gun/+/aim", "gun/+/raised", "gun/+/lock", "standee/+/posture",
-                        "hub/seen"):
-            self.bus.subscribe(f"{self.topics.base}/{pattern}", self._on_fact)
+        self.facts = FactSubscriber(self.bus, self.topics, self.table.on_fact)
         self.bus.subscribe(f"{self.topics.base}/device/+/info", self._on_device)
+        self.bus.subscribe(self._probe_topic, self._on_echo)
         self.bus.on_connect(self._on_connect)
         self.bus.on_disconnect(lambda reason: self.table.link(BROKER, False, reason))
         if not self.bus.connected.is_set():
@@ -68,18 +70,23 @@ class RefereeLink:
         if self.bus.connected.is_set():
             self._on_connect()
 
-    def _on_fact(self, topic: str, payload: bytes) -> None:
-        try:
-            fact = fact_from_message(topic, payload)
-        except ValueError as e:
-            self.rejected[topic[:120]] += 1
-            now = time.monotonic()
-            if now - self._rejects_logged_at >= REJECT_LOG_S:  # a flood is one line a while
-                self._rejects_logged_at = now
-                log.warning("sensor message dropped: %s (%d dropped so far on %d topics)",
-                            str(e)[:200], self.rejected.total(), len(self.rejected))
-            return
-        self.table.on_fact(fact)
+    def watch_broker(self, stop: threading.Event) -> None:
+        """Notice a hung broker within a second: it keeps the connection open, so only
+        MQTT's keep-alive would notice, after tens of seconds. The referee's own message
+        through the broker must come back within PROBE_SILENT_S."""
+        while not stop.wait(PROBE_EVERY_S):
+            if not self.bus.connected.is_set():
+                continue
+            self.bus.publish(self._probe_topic, b"", qos=0)
+            if not self._silent and time.monotonic() - self._echo_at > PROBE_SILENT_S:
+                self._silent = True
+                self.table.link(BROKER, False, "not answering")
+
+    def _on_echo(self, _topic: str, _payload: bytes) -> None:
+        self._echo_at = time.monotonic()
+        if self._silent:
+            self._silent = False
+            self.table.link(BROKER, True, "answering again")
 
     def _on_device(self, _topic: str, payload: bytes) -> None:
         """A sensor device online or not, and a hub's slot schedule (the order of the masks
@@ -97,6 +104,7 @@ class RefereeLink:
                             str(info.get("reason", "?"))[:40])
 
     def _on_connect(self) -> None:
+        self._echo_at, self._silent = time.monotonic(), False
         self.table.link(BROKER, True, "connected")  # (the client says `online` itself)
         if self.home_assistant:
             self._discovery()

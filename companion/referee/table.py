@@ -3,7 +3,7 @@
 Sensor facts, tablet and phone commands and the time driver all arrive here, on
 different threads, and are serialised by one lock. Rules actions come out of it: each
 one is checked by the engine, written to the journal, and only then applied and shown.
-The jobs around it live beside it: access (PIN, seat links), setup (a new game checked),
+The jobs around it live beside it: access (PIN, seat links, phones), setup (a new game checked),
 stage (countdowns and what they read), views (what each audience sees).
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 from companion.clock import Clock
 from companion.referee import amend, ending, replay, views
 from companion.referee import stage as stages
-from companion.referee.access import Access
+from companion.referee.access import Access, check_player
 from companion.referee.commands import EXACT_VERSION, Auth, CommandError
 from companion.referee.game import Game, engine_setup
 from companion.referee.journal import Journal, JournalError
@@ -42,7 +42,7 @@ class Table:
         self.name, self.settings, self.journal, self.clock = name, settings, journal, clock
         self.simulator = simulator
         self.timing = settings.timing
-        self.access = Access(name, journal.secret(), settings.pin)
+        self.access = Access(name, journal, settings.pin)
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self.readings = Readings()
@@ -83,10 +83,8 @@ class Table:
 
     def _resume(self) -> None:
         """Pick up the newest unfinished game where the journal left it (after a power cut)."""
-        latest = self.journal.latest_game()
-        if latest is None:
-            return
-        self._load(latest[0])
+        if (latest := self.journal.latest_game()) is not None:
+            self._load(latest[0])
 
     def _load(self, game_id: int) -> None:
         setup = self.journal.setup(game_id)
@@ -99,7 +97,7 @@ class Table:
         if state.phase == "over":
             game.history = ending.history(game)
         self.game = game
-        self.access.game = game_id
+        self.access.load(game_id, game.player_at)
         self.stage = Stage()
         self.ambiguous = {}
         if state.phase == "privilege" and state.ordered is not None:  # (an undo, a restart)
@@ -180,13 +178,8 @@ class Table:
                                   game.state.physical, "action")
         except FieldError as e:
             raise CommandError(400, str(e)) from None
-        source = "tablet"
-        if not auth.control:
-            if auth.seat is None or game.player_at.get(auth.seat) != action.player:
-                raise CommandError(403, f"this phone acts only for {game.player_at.get(auth.seat)}"
-                                   if auth.seat else "a player's action needs its seat token")
-            source = "phone"
-        self._apply(action, source)
+        check_player(auth, action.player, action.to_dict(), game.player_at)
+        self._apply(action, "tablet" if auth.control else "phone")
 
     def _apply(self, action: Action, source: str) -> None:
         """Check with the rules, journal, then show: in that order, always."""
@@ -285,6 +278,17 @@ class Table:
         self._load(game.id)
         self._changed(game=True)
 
+    def claim(self, seat: int, token: str) -> str:
+        """A phone opens its seat's link: the first one holds the seat (access.py)."""
+        with self._lock:
+            claim = self.access.claim(seat, token, self.clock.now_ms())
+            self._changed(game=False)
+            return claim
+
+    def _release(self, cmd: dict[str, Any], _auth: Auth) -> None:
+        self.access.release(cmd.get("seat"))
+        self._changed(game=True)
+
     def _pause(self, _cmd: dict[str, Any], _auth: Auth) -> None:
         self.paused = True
         self.stage = Stage()
@@ -370,8 +374,7 @@ class Table:
                 lay_down=frozenset(self.lay_down), ambiguous=dict(self.ambiguous),
                 links=self.links.public(), voided=self.voided,
                 journal_error=self.journal_error, replays=self.replays,
-                names=dict(self.settings.names),
-                seat_tokens={seat: self.access.seat_token(seat) for seat in seats})
+                names=dict(self.settings.names), claimed=self.access.claimed)
 
     def public_state(self) -> dict[str, Any]:
         return views.public(self.view())
@@ -392,4 +395,5 @@ _COMMANDS: dict[str, Callable[[Table, dict[str, Any], Auth], None]] = {
     "recount": Table._recount,
     "pause": Table._pause,
     "resume": Table._resume_play,
+    "release": Table._release,
 }

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.referee import board, ending
+from companion.referee.access import tells_a_hand
 from companion.referee.game import Game
 from companion.referee.stage import Stage, countdown_allowed
 from companion.rules import GameState, legal_actions, phase_of, waiting
@@ -29,7 +30,6 @@ from companion.rules.scoring import scores
 from companion.story import describe
 
 SECRET_FIELDS = {"professional": ("loot",), "vulture": ("loot",), "junk": ("got",)}
-HAND_FIELDS = ("card", "give", "discard")  # an action naming one of these tells a hand
 LOG_ROUNDS = 3  # the log shows this many rounds, each whole
 
 
@@ -64,7 +64,7 @@ class Snapshot:
     lay_down: frozenset[str] = frozenset()
     ambiguous: dict[str, list[int]] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)  # default player names by seat
-    seat_tokens: dict[int, str] = field(default_factory=dict)
+    claimed: frozenset[int] = frozenset()  # the seats a phone holds
     links: list[dict[str, Any]] = field(default_factory=list)  # links down now
     voided: str | None = None  # why the last countdown was called off
     journal_error: str | None = None  # the journal cannot be written: play is paused
@@ -188,7 +188,7 @@ def control(t: Snapshot) -> dict[str, Any]:
     out["default_names"] = {str(seat): name for seat, name in sorted(t.names.items())}
     # The Godfather is a player too: no button may tell what another player holds.
     legal = [] if game is None else [
-        a.to_dict() for a in legal_actions(game.state) if not _tells_a_hand(a.to_dict())]
+        a.to_dict() for a in legal_actions(game.state) if not tells_a_hand(a.to_dict())]
     out["legal"] = legal
     aimless = aiming_at_nobody(game.state) if game else frozenset()
     out["commands"] = referee_commands(t) + [action_button(a, aimless=aimless) for a in legal]
@@ -196,9 +196,8 @@ def control(t: Snapshot) -> dict[str, Any]:
     out["replays"] = [r | {"rows": [row | {"recount": recounts(r, row, game)}
                                     for row in r["rows"]]}
                       if game is not None and recountable(t, r) else r for r in t.replays]
-    out["seats"] = [] if game is None else [
-        {"seat": seat, "player": name, "token": t.seat_tokens[seat],
-         "url": f"/seat/{seat}?token={t.seat_tokens[seat]}"}
+    out["seats"] = [] if game is None else [  # a link is in its seat's QR code only
+        {"seat": seat, "player": name, "claimed": seat in t.claimed}
         for seat, name in sorted(game.player_at.items())
     ]
     return out
@@ -325,11 +324,6 @@ def card(c: str) -> Text:
 
 def loot(c: str) -> Text:
     return text(f"loot.{c}")
-
-
-def _tells_a_hand(action: dict[str, Any]) -> bool:
-    """A choice of a card from a hand (a reveal turns a card face up: that is public)."""
-    return action["type"] != "reveal" and any(action.get(f) is not None for f in HAND_FIELDS)
 
 
 def seat(t: Snapshot, seat_no: int) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from companion.rules.state import (
     HOLDUP,
     LOOT,
     OVER,
+    PHASES,
     PRIVILEGE,
     REVEAL,
     SPLIT,
@@ -72,12 +73,16 @@ class Phase:
     waiting: Callable[[GameState], list[Player]]  # who must act now, in seating order
     actions: Callable[[GameState], list[Action]]  # the legal actions of `waiting`
     waiting_words: str  # "waiting for {names} to ..."
-    windows: tuple[Window, ...]  # the optional actions it opens
-    then: Callable[[GameState], None] | None  # once it ends: on to the next step
+    windows: tuple[Window, ...] = ()  # the optional actions it opens
+    # once it ends; by default on to the next step of `state.PHASES` (the last has none)
+    then: Callable[[GameState], None] | None = None
     resting: tuple[Window, ...] = field(init=False)  # the windows the game rests for
     accepts: Mapping[str, Handler] = field(init=False)  # every action type played in it
 
     def __post_init__(self) -> None:
+        at = PHASES.index(self.name)
+        if self.then is None and at + 1 < len(PHASES):
+            object.__setattr__(self, "then", turn.goto(PHASES[at + 1]))
         object.__setattr__(self, "resting", tuple(w for w in self.windows if w.rests))
         object.__setattr__(self, "accepts",
                            {**self.handlers, **{w.name: w.handler for w in self.windows}})
@@ -93,6 +98,31 @@ class Phase:
         """The condition that ends the step: nobody to wait for, no window to rest at."""
         return self.then is not None and not self.waiting(s) and self.resting_window(s) is None
 
+def resting_window(name: str, power: str | None,
+                   holder: Callable[[GameState], Player | None],
+                   actions: Callable[[GameState, Player], list[Action]], handler: Handler,
+                   words: str) -> Window:
+    """A window the game rests for until its holder acts; passing it marks it done."""
+    return Window(name=name, power=power, rests=True, holder=holder, actions=actions,
+                  handler=handler, words=words, close=turn.mark_done(name))
+
+
+HUSTLE_WINDOW = resting_window(
+    "hustle", HUSTLER, turn.may_hustle, turn.hustles, steps.hustle,
+    "waiting for {names} (the Hustler) to hustle or pass")
+
+SWAP_WINDOW = resting_window(
+    "swap", CUNNING, turn.may_swap, turn.swaps, steps.swap,
+    "waiting for {names} (the Cunning) to swap or pass")
+
+PRIVILEGE_WINDOW = resting_window(
+    "privilege", None, turn.may_order, turn.orders, steps.privilege,
+    "waiting for the Godfather ({names}) to give an order or not")
+
+SMART_WINDOW = resting_window(
+    "smart", SMART, turn.may_smart, turn.smarts, steps.smart,
+    "waiting for {names} (the Smart) to take the card back or pass")
+
 
 # -- the table -----------------------------------------------------------------------------
 
@@ -102,54 +132,35 @@ TABLE: tuple[Phase, ...] = (
         handlers={"deal": steps.deal},  # physical loot: the cards turned up (R2)
         duty="deal", waiting=turn.dealer, actions=turn.nothing,
         waiting_words="waiting for the Godfather ({names}) to enter the cards turned up",
-        windows=(Window(
-            name="hustle", power=HUSTLER, rests=True, holder=turn.may_hustle,
-            actions=turn.hustles, handler=steps.hustle, close=turn.mark_done("hustle"),
-            words="waiting for {names} (the Hustler) to hustle or pass"),),
-        then=turn.goto(CHOOSE)),
+        windows=(HUSTLE_WINDOW,)),
     Phase(
         name=CHOOSE, words="bullet choice", acts=ALL, stage=None,
         handlers={"choose": steps.choose},
         duty="choose", waiting=steps.choosers, actions=turn.chooses,
-        waiting_words="waiting for {names} to choose a card",
-        windows=(),
-        then=turn.goto(HOLDUP)),
+        waiting_words="waiting for {names} to choose a card"),
     Phase(
         name=HOLDUP, words="hold-up", acts=ALL, stage=COUNTDOWN,
         handlers={"aim": steps.aim},
         duty="holdup", waiting=turn.aiming, actions=turn.holdup_aims,
         waiting_words="waiting for aims from {names}",
-        windows=(Window(
-            name="swap", power=CUNNING, rests=True, holder=turn.may_swap,
-            actions=turn.swaps, handler=steps.swap, close=turn.mark_done("swap"),
-            words="waiting for {names} (the Cunning) to swap or pass"),),
-        then=turn.goto(PRIVILEGE)),
+        windows=(SWAP_WINDOW,)),
     Phase(
         name=PRIVILEGE, words="Godfather's privilege", acts=GODFATHER, stage=None,
         handlers={"aim": steps.aim_ordered},  # the player ordered aims again
         duty="reaim", waiting=turn.reaiming, actions=turn.reaims,
         waiting_words="waiting for {names} to aim again",
-        windows=(Window(
-            name="privilege", power=None, rests=True, holder=turn.may_order,
-            actions=turn.orders, handler=steps.privilege, close=turn.mark_done("privilege"),
-            words="waiting for the Godfather ({names}) to give an order or not"),),
-        then=turn.goto(COURAGE)),
+        windows=(PRIVILEGE_WINDOW,)),
     Phase(
         name=COURAGE, words="courage", acts=ALL, stage=COUNTDOWN,
         handlers={"courage": steps.courage},
         duty="courage", waiting=turn.deciding, actions=turn.courages,
         waiting_words="waiting for {names} to lie down or stand",
-        windows=(Window(
-            name="smart", power=SMART, rests=True, holder=turn.may_smart,
-            actions=turn.smarts, handler=steps.smart, close=turn.mark_done("smart"),
-            words="waiting for {names} (the Smart) to take the card back or pass"),),
-        then=turn.goto(REVEAL)),
+        windows=(SMART_WINDOW,)),
     Phase(
         name=REVEAL, words="card reveals", acts=ALL, stage=None,
         handlers={"reveal": steps.reveal},  # physical cards: the cards that count
         duty="reveal", waiting=turn.revealing, actions=turn.reveals,
         waiting_words="waiting for {names} to reveal their card",
-        windows=(),
         then=turn.resolve_cards),  # then the split, or the end (R9)
     Phase(
         name=SPLIT, words="split", acts=TURN, stage=None,
@@ -171,9 +182,7 @@ TABLE: tuple[Phase, ...] = (
         name=OVER, words="end of the game", acts=NOBODY, stage=None,
         handlers={},
         duty="over", waiting=turn.nobody, actions=turn.nothing,
-        waiting_words="",
-        windows=(),
-        then=None),
+        waiting_words=""),
 )
 
 PHASE: dict[str, Phase] = {ph.name: ph for ph in TABLE}  # (names and order: state.PHASES)

@@ -170,15 +170,23 @@ def swap_options(s: GameState, c: Player) -> list[str | None]:
     return [None] if s.physical else [k for k in BULLETS if hand_count(c, k) > 0]
 
 
+def _card_power(s: GameState, p: Player, power: str, rule: str, ready: bool, refusal: str,
+                mark: str, card: str | None, what: str) -> str | None:
+    """The checks a power that trades the card down makes; the card named, in digital mode."""
+    require_power(p, power, rule)
+    if not ready:
+        raise RuleError(rule, refusal)
+    s.done |= {mark}
+    check_physical_field(s, card, what, rule)
+    return None if s.physical else check_bullet(card, rule)
+
+
 def swap(s: GameState, p: Player, a: Action) -> None:
-    require_power(p, CUNNING, "R17")
-    if any(not q.aimed for q in s.living()) or not can_swap(s):
-        raise RuleError("R17", "the Cunning swaps only at the end of the hold-up, "
-                        "after every aim, with a card down and one in hand")
-    s.done |= {"swap"}
-    check_physical_field(s, a.card, "the card swapped in", "R17")
-    if not s.physical:
-        card = check_bullet(a.card, "R17")
+    card = _card_power(s, p, CUNNING, "R17", all(q.aimed for q in s.living()) and can_swap(s),
+                       "the Cunning swaps only at the end of the hold-up, "
+                       "after every aim, with a card down and one in hand",
+                       "swap", a.card, "the card swapped in")
+    if card is not None:
         take_from_hand(p, card, "R17")
         assert p.card is not None  # (can_swap: a card is down)
         add_to_hand(p, p.card, 1)
@@ -275,14 +283,12 @@ def smart_options(s: GameState, m: Player) -> list[str | None]:
 
 
 def smart(s: GameState, p: Player, a: Action) -> None:
-    require_power(p, SMART, "R28")
-    if any(q.down is None for q in s.living()) or not can_smart(s):
-        raise RuleError("R28", "the Smart acts after every courage choice, "
-                        "only when the target lay down")
-    s.done |= {"smart"}
-    check_physical_field(s, a.discard, "the card discarded", "R28")
-    if not s.physical:
-        card = check_bullet(a.discard, "R28")
+    card = _card_power(s, p, SMART, "R28",
+                       all(q.down is not None for q in s.living()) and can_smart(s),
+                       "the Smart acts after every courage choice, "
+                       "only when the target lay down",
+                       "smart", a.discard, "the card discarded")
+    if card is not None:
         assert p.card is not None  # (can_smart: a card is down)
         add_to_hand(p, p.card, 1)
         take_from_hand(p, card, "R28")

@@ -107,11 +107,16 @@ def holdup_aims(s: GameState) -> list[Action]:
     return out
 
 
-def may_swap(s: GameState) -> Player | None:
-    if "swap" in s.done or not steps.can_swap(s) or any(p.alive and not p.aimed
-                                                         for p in s.players):
+def _once_all_have(s: GameState, mark: str, can: Callable[[GameState], bool],
+                   pending: Callable[[Player], bool], power: str) -> Player | None:
+    """The holder of `power`, once no living player is `pending`, if it may still act."""
+    if mark in s.done or not can(s) or any(p.alive and pending(p) for p in s.players):
         return None
-    return s.holder(CUNNING)
+    return s.holder(power)
+
+
+def may_swap(s: GameState) -> Player | None:
+    return _once_all_have(s, "swap", steps.can_swap, lambda p: not p.aimed, CUNNING)
 
 
 def swaps(s: GameState, c: Player) -> list[Action]:
@@ -156,10 +161,7 @@ def courages(s: GameState) -> list[Action]:
 
 
 def may_smart(s: GameState) -> Player | None:
-    if "smart" in s.done or not steps.can_smart(s) or any(p.alive and p.down is None
-                                                           for p in s.players):
-        return None
-    return s.holder(SMART)
+    return _once_all_have(s, "smart", steps.can_smart, lambda p: p.down is None, SMART)
 
 
 def smarts(s: GameState, m: Player) -> list[Action]:

@@ -18,9 +18,9 @@ from companion.bus.client import BusClient
 from companion.bus.topics import Topics
 from companion.clock import SYSTEM_CLOCK, Clock
 from companion.config import Config
+from companion.sensors.codec import MqttPublisher
 from companion.sensors.facts import DeviceInfo, Fact, FactSink
 from companion.sensors.gpio import GpioBackend
-from companion.sensors.publisher import MqttPublisher
 from companion.sensors.scheduler import Scheduler
 from companion.sensors.serial_link import HubLink
 from companion.sensors.settings import BoardSettings, SensorSettings

@@ -1,20 +1,37 @@
-"""The one codec of the sensor wire: a Fact to its MQTT topic and JSON payload, and back.
+"""Sensor facts on MQTT: the one codec (a Fact to its topic and JSON payload, and back),
+the publisher that sends them and the subscriber that receives them.
 
-The bridge encodes with it and the referee decodes with it, so both sides check the same
-schema, the sensor fact's in companion.schema: known kinds, seats 1..8, finite times in a
-sane range, values of the right type and range (no NaN, no booleans posing as numbers).
-Layout and examples: docs/MQTT.md.
+The bridge publishes with it and the referee subscribes with it, so both sides check the
+same schema, the sensor fact's in companion.schema: known kinds, seats 1..8, finite times
+in a sane range, values of the right type and range (no NaN, no booleans posing as
+numbers). Layout and examples: docs/MQTT.md.
+
+The publisher holds one lock around numbering and publishing, so the wire order is the
+`seq` order. State (aim, raised, posture, device info and health) is retained, and its
+latest payload is published again on each reconnect, so a broker that restarted (and lost
+its retained messages) learns the whole state again. `lock` and `seen` are events: QoS 0,
+not retained. A fact the codec refuses is counted and logged, never published; a payload
+it refuses on the way in is counted by topic, logged at most once every REJECT_LOG_S, and
+never applied.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import re
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from companion import schema
-from companion.bus.topics import Topics
-from companion.sensors.facts import Fact
+from companion.bus.client import BusClient
+from companion.bus.topics import OFFLINE, ONLINE, Topics
+from companion.sensors.facts import DeviceInfo, Fact, FactSink
+
+log = logging.getLogger(__name__)
 
 MAX_SEAT = schema.MAX_SEAT
 RETAINED = frozenset({"aim", "raised", "posture"})  # state; `lock` and `seen` are events
@@ -25,6 +42,8 @@ TOPIC = re.compile(r".*/(?:(gun)/([^/]+)/(aim|raised|lock)|(standee)/([^/]+)/(po
 
 
 MAX_PAYLOAD = 4096  # a fact is a few dozen bytes; a hub's `seen` under 200
+REJECT_LOG_S = 10.0  # bad sensor messages are logged at most this often
+FACT_TOPICS = ("gun/+/aim", "gun/+/raised", "gun/+/lock", "standee/+/posture", "hub/seen")
 
 class CodecError(ValueError):
     """A fact or payload outside the schema; the message says which field and why."""
@@ -111,3 +130,83 @@ def _check_value(kind: str, value: object, where: str) -> None:
     if problem:
         raise CodecError(f"{where} has a {problem}" if problem.startswith("bad value")
                          else f"{where}: {problem}")
+
+
+class MqttPublisher(FactSink):
+    def __init__(self, bus: BusClient, topics: Topics) -> None:
+        self.bus, self.topics = bus, topics
+        self.seq = 0
+        self.refused = 0
+        self._lock = threading.Lock()
+        self._latest: dict[str, str] = {}
+        bus.on_connect(self._republish)
+
+    def fact(self, fact: Fact) -> None:
+        with self._lock:
+            try:
+                payload = encode(fact, self.seq + 1)
+            except CodecError as exc:
+                self.refused += 1
+                if self.refused in (1, 10, 100) or self.refused % 1000 == 0:
+                    log.error("fact not published (%d so far): %s", self.refused, exc)
+                return
+            self.seq += 1
+            name = topic(self.topics, fact)
+            if fact.kind in RETAINED:
+                self._publish(name, payload)
+            else:
+                self.bus.publish(name, payload, qos=0)
+
+    def device(self, info: DeviceInfo) -> None:
+        with self._lock:
+            self.seq += 1
+            payload = json.dumps({
+                "device": info.device, "online": info.online, "reason": info.reason,
+                "backend": info.backend, "kind": info.kind, "seat": info.seat,
+                "firmware": info.firmware, "port": info.port, "name": info.name,
+                "slot_us": info.slot_us, "seats": list(info.seats),
+                "t": round(info.t_ms, 3), "seq": self.seq,
+            })
+            self._publish(self.topics.device(info.device, "info"), payload)
+            self._publish(self.topics.device(info.device, "availability"),
+                          ONLINE if info.online else OFFLINE)
+
+    def health(self, device: str, figures: dict[str, Any], t_ms: float) -> None:
+        with self._lock:
+            self.seq += 1
+            payload = json.dumps({"device": device, **figures, "t": round(t_ms, 3),
+                                  "seq": self.seq})
+            self._publish(self.topics.device(device, "stat"), payload)
+
+    def _publish(self, topic: str, payload: str) -> None:
+        self._latest[topic] = payload
+        self.bus.publish(topic, payload, retain=True)
+
+    def _republish(self) -> None:
+        with self._lock:
+            for topic, payload in self._latest.items():
+                self.bus.publish(topic, payload, retain=True)
+
+
+class FactSubscriber:
+    """Facts from the bus to `sink`, each decoded and checked by this codec."""
+
+    def __init__(self, bus: BusClient, topics: Topics, sink: Callable[[Fact], None]) -> None:
+        self.sink = sink
+        self.rejected: Counter[str] = Counter()  # bad sensor messages, by topic
+        self._logged_at = float("-inf")
+        for pattern in FACT_TOPICS:
+            bus.subscribe(f"{topics.base}/{pattern}", self._message)
+
+    def _message(self, topic_name: str, payload: bytes) -> None:
+        try:
+            fact = fact_from_message(topic_name, payload)
+        except ValueError as e:
+            self.rejected[topic_name[:120]] += 1
+            now = time.monotonic()
+            if now - self._logged_at >= REJECT_LOG_S:  # a flood is one line a while
+                self._logged_at = now
+                log.warning("sensor message dropped: %s (%d dropped so far on %d topics)",
+                            str(e)[:200], self.rejected.total(), len(self.rejected))
+            return
+        self.sink(fact)

@@ -110,7 +110,7 @@ class _MemoryBus:
 
 def probe(config: Config, listen_s: float) -> dict[str, bytes]:
     from companion.sensors import build_bridge
-    from companion.sensors.publisher import MqttPublisher
+    from companion.sensors.codec import MqttPublisher
 
     bus = _MemoryBus()
     bridge = build_bridge(config, publish=False)
@@ -153,7 +153,7 @@ def report(config: Config, retained: dict[str, bytes], now_ms: float
                            "port, or not running the firmware?)")
             continue
         hub_seats |= set(info.get("seats") or ())
-        stat = data.get(topics.device_stat(info["device"]))
+        stat = data.get(topics.device(info["device"], "stat"))
         if stat:
             lines.append(f"  {info['device']:<12} rounds {stat.get('rounds', '?')}, late "
                          f"{stat.get('late', '?')}, noise {stat.get('noise', '?')}, dropped "
@@ -170,8 +170,8 @@ def report(config: Config, retained: dict[str, bytes], now_ms: float
                    | {_seat(t) for t in data if "/gun/" in t or "/standee/" in t})
     for seat in seats:
         posture = data.get(topics.standee_posture(seat))
-        aim = data.get(topics.gun_aim(seat))
-        raised = data.get(topics.gun_raised(seat))
+        aim = data.get(topics.gun(seat, "aim"))
+        raised = data.get(topics.gun(seat, "raised"))
         parts = [f"standee {posture['posture']}" if posture else "standee ?",
                  f"gun aims at {_target(aim)}" if aim else "gun aim ?",
                  ("raised" if raised["raised"] else "lowered") if raised else "tilt ?"]

@@ -1,16 +1,29 @@
-"""The hub's line protocol, PROTO 2 (firmware/PROTOCOL.md), on top of its framing.
+"""The hub's line protocol, PROTO 2 (firmware/PROTOCOL.md), as the companion reads it.
 
-`parse` turns one framed line into a checked message or raises LineError with a short
-reason that the reader counts; the framing itself is companion.wire.linecodec. Nothing
-from a board is trusted: every field is checked for shape and range here.
+`LineSplitter` cuts the serial byte stream into lines; `parse` turns one framed line into
+a checked message or raises LineError with a short reason that the reader counts (the
+framing itself is companion.wire.linecodec, which the hub runs too); `BoardClock` maps
+the hub's millisecond clock onto the companion's. Nothing from a board is trusted: every
+field is checked for shape and range here.
+
+Serial bytes arrive in arbitrary chunks (reading `in_waiting` at once is far faster than
+pyserial's byte-by-byte `readline`). Bytes piling up without an end of line are dropped
+up to the next one. A line torn by opening the port mid-line is not recognised by the
+splitter: it fails its checksum like any other damaged line.
+
+For the clock, `arrival - T` is the offset plus the transport delay; its minimum over a
+sliding window is the offset with the least delay, so `T + offset` is when the event
+happened, within the USB latency. T wraps at 2^30 and is unwrapped against the previous
+value.
 """
 
 from __future__ import annotations
 
 import re
+from collections import deque
 from dataclasses import dataclass
 
-from companion.wire.linecodec import LineError, decode, encode
+from companion.wire.linecodec import MAX_LINE, LineError, decode, encode
 
 PROTO = "2"
 T_WRAP = 1 << 30
@@ -129,3 +142,65 @@ def ping(nonce: int) -> bytes:
 
 def slots(slot_us: int, seats: tuple[int, ...]) -> bytes:
     return encode(["SLOTS", slot_us, ",".join(str(s) for s in seats)])
+
+
+class LineSplitter:
+    def __init__(self) -> None:
+        self._buf = bytearray()
+        self._overflow = False
+        self.too_long = 0
+
+    def restart(self) -> None:
+        """A port was (re)opened: forget the partial line."""
+        self._buf.clear()
+        self._overflow = False
+
+    def feed(self, chunk: bytes) -> list[bytes]:
+        lines = []
+        self._buf += chunk
+        while True:
+            end = self._buf.find(b"\n")
+            if end < 0:
+                break
+            line = bytes(self._buf[:end])
+            del self._buf[: end + 1]
+            if self._overflow:
+                self._overflow = False
+                self.too_long += 1
+                continue
+            lines.append(line)
+        if len(self._buf) > MAX_LINE + 1:
+            self._buf.clear()
+            self._overflow = True
+        return lines
+
+
+class BoardClock:
+    def __init__(self, window_ms: float = 5000.0) -> None:
+        self.window_ms = window_ms
+        self.reset()
+
+    def reset(self) -> None:
+        """A board rebooted (new HELLO with a smaller T): start the mapping afresh."""
+        self._last_raw: int | None = None
+        self._unwrapped = 0
+        self._samples: deque[tuple[float, float]] = deque()  # (arrival, offset) ascending offset
+
+    def to_local(self, t_raw: int, arrival_ms: float) -> float:
+        """The board time `t_raw` on the companion's clock, learning from this arrival."""
+        if self._last_raw is not None:
+            step = (t_raw - self._last_raw) % T_WRAP
+            if step > T_WRAP // 2:  # went backwards a little: late line, not a wrap
+                step -= T_WRAP
+            self._unwrapped += step
+        else:
+            self._unwrapped = t_raw
+        self._last_raw = t_raw
+        offset = arrival_ms - self._unwrapped
+        samples = self._samples
+        while samples and samples[-1][1] >= offset:  # a monotonic deque of minima
+            samples.pop()
+        samples.append((arrival_ms, offset))
+        while samples[0][0] < arrival_ms - self.window_ms:
+            samples.popleft()
+        return self._unwrapped + samples[0][1]

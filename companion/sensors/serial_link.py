@@ -23,9 +23,7 @@ from serial.tools import list_ports
 
 from companion.clock import Clock
 from companion.sensors import protocol
-from companion.sensors.board_clock import BoardClock
 from companion.sensors.facts import DeviceInfo, Fact, FactSink
-from companion.sensors.lines import LineSplitter
 from companion.sensors.looks import HubLooks
 from companion.sensors.scheduler import Scheduler
 from companion.sensors.settings import BoardSettings, Filters
@@ -67,8 +65,8 @@ class HubLink:
         self.last_valid_ms: float | None = None  # on `clock`, for reports
         self._valid_at = 0.0  # time.monotonic() of the last valid line
         self.offline_reason = "not found"
-        self._splitter = LineSplitter()
-        self._board_clock = BoardClock()
+        self._splitter = protocol.LineSplitter()
+        self._board_clock = protocol.BoardClock()
         self._last_seq: int | None = None
         self._first_line = True  # after opening a port: may be torn
         self.looks: HubLooks | None = None  # from the hub's SLOTS: the schedule in force

@@ -12,6 +12,8 @@ import itertools
 from pathlib import Path
 
 from companion import config
+from companion.referee.commands import Auth
+from companion.referee.table import Table
 from companion.runner import Running, start_table
 
 PIN = "2468"
@@ -44,3 +46,11 @@ def start_live_table(tmp: Path, mqtt_url: str, debounce_ms: int = 10,
                      seats: tuple[int, ...] = SEATS) -> Running:
     return start_table(table_config(tmp, mqtt_url, debounce_ms, seats),
                        str(tmp / "journal.sqlite3"))
+
+
+def cards_down(table: Table, names: list[str], card: str = "click") -> None:
+    """Each player puts a card down on their own phone (the tablet may not play a hand)."""
+    for name in names:
+        table.command({"type": "action", "version": table.version, "action": {
+            "type": "choose", "player": name, "card": card}},
+            Auth(seat=table.game.seat_of[name] if table.game else None))

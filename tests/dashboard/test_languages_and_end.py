@@ -6,6 +6,7 @@ import random
 
 from playwright.sync_api import expect
 
+from companion.referee.access import who_taps
 from companion.referee.commands import Auth
 
 GODFATHER = Auth(control=True)
@@ -40,8 +41,8 @@ def test_the_language_switch_changes_every_word(live, open_page, screenshot):
 
 
 def play_to_the_end(live) -> None:
-    """Random legal taps from the tablet until the game ends (aims preferred, so people
-    get shot and the chart has something to show)."""
+    """Random legal taps from the tablet and the phones until the game ends (aims
+    preferred, so people get shot and the chart has something to show)."""
     rnd = random.Random(5)
     while live.table.game.state.phase != "over":
         legal = [a.to_dict() for a in live.table.legal()]
@@ -49,7 +50,7 @@ def play_to_the_end(live) -> None:
         stay = [a for a in legal if a["type"] == "courage" and not a["down"]]
         action = rnd.choice(aims or stay or legal)
         live.table.command({"type": "action", "version": live.table.version,
-                            "action": action}, GODFATHER)
+                            "action": action}, who_taps(action, live.table.game.seat_of))
 
 
 def test_the_end_of_the_game(live, open_page, screenshot):

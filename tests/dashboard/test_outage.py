@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from playwright.sync_api import expect
+from stack import cards_down
 
 from companion.referee.commands import Auth
 
@@ -20,8 +21,7 @@ def test_the_broker_killed_during_a_countdown_voids_it_and_every_page_says_so(
         live, mosquitto, open_page):
     names = ["Ana", "Bob", "Cyd", "Dee"]
     command(live, type="new_game", players=names, powers="none")
-    for name in names:
-        command(live, type="action", action={"type": "choose", "player": name, "card": "click"})
+    cards_down(live.table, names)
     page = open_page("/")
     banner = page.locator("#links")
     expect(banner).to_be_hidden()
@@ -41,4 +41,30 @@ def test_the_broker_killed_during_a_countdown_voids_it_and_every_page_says_so(
         mosquitto.restart()
     expect(page.locator("#links")).not_to_contain_text("is down", timeout=10_000)
     command(live, type="countdown")  # offered again once the broker is back
+    assert live.table.public_state()["voided"] is None
+
+
+def test_a_hung_broker_is_on_every_page_within_a_second(live, mosquitto, open_page):
+    """A broker that hangs keeps its connections open: MQTT's keep-alive would notice
+    only after tens of seconds; the referee's own probe notices within a second."""
+    names = ["Ana", "Bob", "Cyd", "Dee"]
+    command(live, type="new_game", players=names, powers="none")
+    cards_down(live.table, names)
+    page = open_page("/")
+    banner = page.locator("#links")
+    expect(banner).to_be_hidden()
+    command(live, type="countdown")
+    try:
+        mosquitto.freeze()
+        hung = time.monotonic()
+        expect(banner).to_be_visible(timeout=1500)
+        shown_s = time.monotonic() - hung
+        expect(banner).to_contain_text("The sensors' message broker is down")
+        state = live.table.public_state()
+        assert state["stage"]["name"] == "idle" and "not answering" in state["voided"]
+        assert shown_s < 1.5
+    finally:
+        mosquitto.freeze(False)
+    expect(banner).not_to_contain_text("is down", timeout=10_000)  # it answers again
+    command(live, type="countdown")  # and the table carries on
     assert live.table.public_state()["voided"] is None

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from companion.referee.mqtt_link import fact_from_message, published_events
+from companion.referee.mqtt_link import published_events
+from companion.sensors.codec import fact_from_message
 
 BASE = "cashnguns/t"
 
@@ -97,9 +98,10 @@ def test_a_flood_of_bad_sensor_messages_is_counted_and_logged_once(mosquitto, ca
             sender.publish(f"{topics.base}/standee/3/posture", b'{"posture": "down", "t": 5}')
             wait_for(lambda: port.table.readings.now(3, "posture", 10) == "down", 10,
                      "the good message after the flood")
-        assert referee.rejected.total() == 1200 and len(referee.rejected) == 8  # by topic
+        rejected = referee.facts.rejected
+        assert rejected.total() == 1200 and len(rejected) == 8  # by topic
         assert bus.handler_errors == 0  # nothing escaped the referee's own checks
-        warnings = [r for r in caplog.records if r.name == "companion.referee.mqtt_link"]
+        warnings = [r for r in caplog.records if r.name == "companion.sensors.codec"]
         assert len(warnings) == 1  # a flood is one line (then one every 10 s at most)
         assert not any(r.exc_info for r in caplog.records)  # no traceback, not one
     finally:

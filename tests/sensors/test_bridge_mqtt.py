@@ -43,9 +43,9 @@ def watch(bridge, mosquitto, observe):
     """An observer of the bridge's topics, already subscribed and past the start-up burst."""
     obs = observe(mosquitto.port, bridge.topics.all)
     obs.expect(bridge.topics.status, lambda p: p == "online")
-    obs.expect(bridge.topics.availability("hub"), lambda p: p == "online")
+    obs.expect(bridge.topics.device("hub", "availability"), lambda p: p == "online")
     for seat in range(1, 9):
-        obs.expect(bridge.topics.gun_aim(seat))
+        obs.expect(bridge.topics.gun(seat, "aim"))
     return obs
 
 
@@ -61,36 +61,36 @@ def test_a_held_aim_is_one_fact_stamped_at_its_first_look(bridge, watch):
     t = bridge.topics
     before = bridge.clock.now_ms()
     bridge.sim.aim(1, 6)
-    aim = state(watch.expect(t.gun_aim(1), lambda p: state(p)["target"] is not None))
-    raised = state(watch.expect(t.gun_raised(1), lambda p: state(p)["raised"]))
+    aim = state(watch.expect(t.gun(1, "aim"), lambda p: state(p)["target"] is not None))
+    raised = state(watch.expect(t.gun(1, "raised"), lambda p: state(p)["raised"]))
     assert aim["target"] == 6 and aim["device"] == "hub"
     assert before <= aim["t"] <= before + 60  # when the aim began, not when it counted
     assert aim["t"] <= raised["t"] or aim["seq"] > raised["seq"]
-    assert state(watch.expect(t.gun_lock(1), lambda p: state(p)["lock"] == 1))["seat"] == 1
+    assert state(watch.expect(t.gun(1, "lock"), lambda p: state(p)["lock"] == 1))["seat"] == 1
     seen = state(watch.expect(t.hub_seen, lambda p: state(p)["masks"][0] == 1 << 5))
     assert len(seen["masks"]) == 8
     bridge.sim.aim(1, None)
-    assert state(watch.expect(t.gun_raised(1), lambda p: not state(p)["raised"]))
-    released = state(watch.expect(t.gun_aim(1), lambda p: state(p)["target"] is None))
+    assert state(watch.expect(t.gun(1, "raised"), lambda p: not state(p)["raised"]))
+    released = state(watch.expect(t.gun(1, "aim"), lambda p: state(p)["target"] is None))
     assert released["t"] < bridge.clock.now_ms()
-    assert aims(watch, t.gun_aim(1)) == []  # one aim, one release: no flicker
+    assert aims(watch, t.gun(1, "aim")) == []  # one aim, one release: no flicker
 
 
 def test_a_sweep_at_60_degrees_a_second_is_not_an_aim(bridge, watch):
     t = bridge.topics
     bridge.sim.command("sweep 2 5 8 60")
-    watch.expect(t.gun_lock(2), lambda p: state(p)["lock"] == 1)  # it did pass the badges
-    watch.expect(t.gun_raised(2), lambda p: not state(p)["raised"], timeout=10)
-    watch.expect(t.gun_lock(2), lambda p: state(p)["lock"] == 0)
-    assert aims(watch, t.gun_aim(2)) == []
+    watch.expect(t.gun(2, "lock"), lambda p: state(p)["lock"] == 1)  # it did pass the badges
+    watch.expect(t.gun(2, "raised"), lambda p: not state(p)["raised"], timeout=10)
+    watch.expect(t.gun(2, "lock"), lambda p: state(p)["lock"] == 0)
+    assert aims(watch, t.gun(2, "aim")) == []
 
 
 def test_a_gun_between_two_players_is_ambiguous_and_blinks(bridge, watch):
     t = bridge.topics
     bridge.sim.command("between 1 3 4")
-    aim = state(watch.expect(t.gun_aim(1), lambda p: state(p)["target"] is not None))
+    aim = state(watch.expect(t.gun(1, "aim"), lambda p: state(p)["target"] is not None))
     assert aim["target"] == [3, 4]
-    watch.expect(t.gun_lock(1), lambda p: state(p)["lock"] == 2)
+    watch.expect(t.gun(1, "lock"), lambda p: state(p)["lock"] == 2)
 
 
 def test_a_tipped_standee_and_a_lowered_gun(bridge, watch):
@@ -99,28 +99,28 @@ def test_a_tipped_standee_and_a_lowered_gun(bridge, watch):
     down = state(watch.expect(t.standee_posture(2), lambda p: state(p)["posture"] == "down"))
     assert down["device"] == "hub"
     bridge.sim.raise_gun(3)
-    watch.expect(t.gun_raised(3), lambda p: state(p)["raised"])
+    watch.expect(t.gun(3, "raised"), lambda p: state(p)["raised"])
     bridge.sim.command("lower 3")
-    watch.expect(t.gun_raised(3), lambda p: not state(p)["raised"])
+    watch.expect(t.gun(3, "raised"), lambda p: not state(p)["raised"])
 
 
 def test_an_unplugged_hub_goes_offline_and_comes_back(bridge, watch):
     t = bridge.topics
     bridge.sim.unplug()
-    assert watch.expect(t.availability("hub"), lambda p: p == "offline", 1.0) == "offline"
-    info = state(watch.expect(t.device_info("hub"), lambda p: not state(p)["online"]))
+    assert watch.expect(t.device("hub", "availability"), lambda p: p == "offline", 1.0) == "offline"
+    info = state(watch.expect(t.device("hub", "info"), lambda p: not state(p)["online"]))
     assert info["reason"] == "unplugged"
     bridge.sim.replug()
-    assert watch.expect(t.availability("hub"), timeout=3.0) == "online"
+    assert watch.expect(t.device("hub", "availability"), timeout=3.0) == "online"
 
 
 def test_a_hung_hub_goes_offline_as_silent(bridge, watch):
     t = bridge.topics
     bridge.sim.hang()
-    info = state(watch.expect(t.device_info("hub"), lambda p: not state(p)["online"], 3))
+    info = state(watch.expect(t.device("hub", "info"), lambda p: not state(p)["online"], 3))
     assert info["reason"] == "silent"
     bridge.sim.replug()  # a power cycle: online again (after the "offline" it may still see)
-    watch.expect(t.availability("hub"), lambda p: p == "online", timeout=3.0)
+    watch.expect(t.device("hub", "availability"), lambda p: p == "online", timeout=3.0)
 
 
 def test_garbage_is_counted_and_publishes_nothing(bridge, watch, poll_until):
@@ -137,7 +137,7 @@ def test_garbage_is_counted_and_publishes_nothing(bridge, watch, poll_until):
     assert [f for f in facts if f["seq"] > start_seq and "lock" not in f] == []
     assert state(marker)["seq"] > start_seq
     assert link.online and set(link.dropped) >= {"bad_crc", "no_crc", "too_long"}
-    stat = state(watch.expect(bridge.topics.device_stat("hub"),
+    stat = state(watch.expect(bridge.topics.device("hub", "stat"),
                               lambda p: state(p)["lines_dropped"] >= 1000, timeout=3))
     assert stat["rounds"] > 0 and stat["dropped"] == 0 and stat["dropped_by_reason"]["bad_crc"]
 
@@ -146,7 +146,7 @@ def test_simulator_commands_over_mqtt(bridge, watch):
     t = bridge.topics
     bridge.bus.publish(t.sim_command, "aim nine")  # refused, logged, nothing changes
     bridge.bus.publish(t.sim_command, "aim 2 6")
-    assert state(watch.expect(t.gun_aim(2), lambda p: state(p)["target"] is not None))[
+    assert state(watch.expect(t.gun(2, "aim"), lambda p: state(p)["target"] is not None))[
         "target"] == 6
 
 
@@ -154,10 +154,10 @@ def test_a_clean_stop_says_offline(tmp_path, mosquitto, observe):
     bridge = build_bridge(table_config(tmp_path, f"{{url: '{mosquitto.url}'}}")).start()
     obs = observe(mosquitto.port, bridge.topics.all)
     obs.expect(bridge.topics.status, lambda p: p == "online")
-    obs.expect(bridge.topics.availability("hub"), lambda p: p == "online")
+    obs.expect(bridge.topics.device("hub", "availability"), lambda p: p == "online")
     bridge.stop()
     assert obs.expect(bridge.topics.status, lambda p: p == "offline") == "offline"
-    assert obs.expect(bridge.topics.availability("hub"), lambda p: p == "offline")
+    assert obs.expect(bridge.topics.device("hub", "availability"), lambda p: p == "offline")
 
 
 def test_with_no_broker_configured_the_tables_own_serves_its_users(tmp_path, unused_port):

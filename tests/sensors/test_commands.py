@@ -33,7 +33,7 @@ def sensors_running(path, obs, topics):
     """`companion sensors` with its simulated hub online; stopped by SIGTERM, cleanly."""
     bridge = companion("sensors", "--config", str(path))
     try:
-        obs.expect(topics.availability("hub"), lambda p: p == "online", timeout=15)
+        obs.expect(topics.device("hub", "availability"), lambda p: p == "online", timeout=15)
         yield bridge
     finally:
         bridge.send_signal(signal.SIGTERM)
@@ -52,7 +52,7 @@ def test_sensors_runs_until_sigterm_and_leaves_offline(tmp_path, mosquitto, obse
     proc = companion("sensors", "--config", str(write_config(tmp_path, mosquitto, topics.table)))
     try:
         obs.expect(topics.status, lambda p: p == "online", timeout=15)
-        aim = obs.expect(topics.gun_aim(1), timeout=5)
+        aim = obs.expect(topics.gun(1, "aim"), timeout=5)
         assert json.loads(aim)["target"] is None
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(10) == 0
@@ -77,7 +77,7 @@ def test_doctor_reports_live_state_and_what_is_missing(tmp_path, mosquitto, obse
     path = write_config(tmp_path, mosquitto, topics.table, extra)
     bridge = companion("sensors", "--config", str(path))
     try:
-        observe(mosquitto.port, topics.device_stat("hub")).expect(topics.device_stat("hub"),
+        observe(mosquitto.port, topics.device("hub", "stat")).expect(topics.device("hub", "stat"),
                                                                   timeout=15)
         doctor = companion("doctor", "--config", str(path))
         out, _ = doctor.communicate(timeout=30)
@@ -108,7 +108,7 @@ def test_the_simulator_cli_acts_on_a_running_table(tmp_path, mosquitto, observe)
         cli = subprocess.run([sys.executable, "-m", "companion.sensors.sim", "--config",
                               str(path), "aim", "1", "2"], capture_output=True, timeout=30)
         assert cli.returncode == 0, cli.stderr
-        aim = obs.expect(topics.gun_aim(1), lambda p: json.loads(p)["target"] == 2)
+        aim = obs.expect(topics.gun(1, "aim"), lambda p: json.loads(p)["target"] == 2)
         assert json.loads(aim)["device"] == "hub"
         bad = subprocess.run([sys.executable, "-m", "companion.sensors.sim", "--config",
                               str(path), "fire", "1"], capture_output=True, text=True,
@@ -123,7 +123,7 @@ def test_doctor_reports_a_silent_hub_and_prints_the_ir_matrix(tmp_path, mosquitt
     with sensors_running(path, obs, topics):
         sim(path, "aim", "1", "2")
         sim(path, "aim", "2", "1")
-        obs.expect(topics.gun_aim(2), lambda p: json.loads(p)["target"] == 1)
+        obs.expect(topics.gun(2, "aim"), lambda p: json.loads(p)["target"] == 1)
         matrix = companion("doctor", "--config", str(path), "--ir-matrix")
         out, _ = matrix.communicate(timeout=30)
         assert matrix.returncode == 0, out
@@ -132,13 +132,13 @@ def test_doctor_reports_a_silent_hub_and_prints_the_ir_matrix(tmp_path, mosquitt
         assert rows[1].split()[1].endswith("%") and rows[1].split()[2] == "."
         sim(path, "unplug", "2")  # seat 2's cable comes out
         obs.expect(topics.standee_posture(2), lambda p: json.loads(p)["posture"] == "down")
-        obs.expect(topics.gun_raised(2), lambda p: json.loads(p)["raised"] is False)
+        obs.expect(topics.gun(2, "raised"), lambda p: json.loads(p)["raised"] is False)
         doctor = companion("doctor", "--config", str(path))
         out, _ = doctor.communicate(timeout=30)
         assert "seat 2: standee down and gun lowered, as a seat cable that is out" in out, out
         assert "seat 1: standee down" not in out, out
         sim(path, "hang")
-        obs.expect(topics.availability("hub"), lambda p: p == "offline", timeout=5)
+        obs.expect(topics.device("hub", "availability"), lambda p: p == "offline", timeout=5)
         doctor = companion("doctor", "--config", str(path))
         out, _ = doctor.communicate(timeout=30)
         assert doctor.returncode == 1 and "hub sim-hub: offline (silent)" in out, out

@@ -1,8 +1,6 @@
 """Cutting chunks into lines; mapping a board's clock onto ours."""
 
-from companion.sensors.board_clock import BoardClock
-from companion.sensors.lines import LineSplitter
-from companion.sensors.protocol import T_WRAP
+from companion.sensors.protocol import T_WRAP, BoardClock, LineSplitter
 
 
 def test_lines_are_reassembled_across_chunks():

@@ -12,7 +12,7 @@ import os
 import threading
 import tty
 
-from companion.sensors.lines import LineSplitter
+from companion.sensors.protocol import LineSplitter
 
 
 class PtyPort:

@@ -112,11 +112,16 @@ function drawOverrides(s) {
   }));
 }
 
-// -- the phones tab: one QR code per seat, holding its secret link
+// -- the phones tab: a QR code per seat, holding its link, until a phone claims the seat;
+// then a button to release it (the player's phone is cut off, the link claims it again)
 function drawPhones(seats) {
-  replace(document.getElementById("phones"), seats.map((s) => el("figure", { class: "phone-link" },
-    el("img", { src: `/referee/qr/${s.seat}.svg?g=${state.game}`, alt: t("ref.qr_of", { player: s.player }), width: 180, height: 180 }),
-    el("figcaption", {}, `${s.seat} · ${s.player}`, el("br"), el("a", { href: s.url, target: "_blank", rel: "noopener" }, t("ref.open_link"))))));
+  replace(document.getElementById("phones"), seats.map((s) => el("figure", {
+    class: "phone-link", dataset: { seat: s.seat, claimed: s.claimed ? "yes" : "no" } },
+  s.claimed ? el("p", { class: "claimed" }, t("ref.phone_claimed"))
+    : el("img", { src: `/referee/qr/${s.seat}.svg?g=${state.game}`, alt: t("ref.qr_of", { player: s.player }), width: 180, height: 180 }),
+  el("figcaption", {}, `${s.seat} · ${s.player}`),
+  s.claimed ? button(t("ref.release"), () => command({ type: "release", seat: s.seat }),
+    { class: "small", "data-command": "release" }) : null)));
 }
 
 function redraw(section, data, draw) {

@@ -1,5 +1,7 @@
 // A player's phone (/seat/<n>?token=…): their own card, hand, loot and power; the
-// secret choices are made here and sent with the seat's token, never shown elsewhere.
+// secret choices are made here, never shown elsewhere. The first phone to open the seat's
+// link claims the seat (a cookie only this phone holds); the server pages say when
+// another phone holds it, or the link is from an earlier game.
 
 import { Countdown, muteButton } from "./countdown.js";
 import { connect, el, notice, post, replace } from "./live.js";
@@ -9,13 +11,14 @@ import {
 
 const phone = document.getElementById("phone");
 const seat = Number(phone.dataset.seat);
-const auth = { "X-Seat-Token": phone.dataset.token, "X-Seat": String(seat) };
+let csrf = phone.dataset.csrf; // derived from this phone's claim, sent with each command
 const countdown = new Countdown(document.getElementById("countdown"));
 let state = null;
 let drawnActions = null;
 
 async function act(action) {
-  const res = await post("/api/command", { version: state.version, type: "action", action }, auth);
+  const res = await post("/api/command", { version: state.version, type: "action", action },
+    { "X-Seat": String(seat), "X-CSRF-Token": csrf });
   if (res.ok) notice("");
   else notice(res.status === 409 ? t("ui.stale") : `${t("ui.refused")} ${res.body.error || res.status}`);
 }
@@ -61,5 +64,23 @@ function render(s) {
   document.getElementById("power-reminder").textContent = powerReminder(me.power);
 }
 
+// The link opened on this phone first: claim the seat, then drop the link from the address
+// bar (the claim's cookie opens the page from now on). Refused (another phone got there
+// first, or a new game began): reload, and the server's page says why.
+async function claim() {
+  const res = await post("/api/claim", { seat, token: phone.dataset.token });
+  if (!res.ok) {
+    if (res.status === 409 || res.status === 403) location.reload();
+    else notice(`${t("ui.refused")} ${res.body.error || res.status}`);
+    return false;
+  }
+  csrf = res.body.csrf;
+  history.replaceState(null, "", `/seat/${seat}`);
+  return true;
+}
+
 muteButton(document.getElementById("mute"));
-connect(`/api/events?seat=${seat}&token=${encodeURIComponent(phone.dataset.token)}`, render);
+if (csrf || await claim()) {
+  document.getElementById("claim").hidden = false;
+  connect(`/api/events?seat=${seat}`, render);
+}
