@@ -7,7 +7,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.dashboard import WEB_DIR
 from companion.dashboard.calibrate import calibrate_blueprint
-from companion.dashboard.pages import pages_blueprint
+from companion.dashboard.pages import pages_blueprint, render
 from companion.dashboard.settings import DashboardSettings
 from companion.dashboard.sim import sim_blueprint
 from companion.dashboard.streams import StreamServer, streams_blueprint
@@ -51,10 +51,13 @@ def create_app(table: Table, settings: DashboardSettings | None = None) -> Flask
         return response
 
     @app.errorhandler(HTTPException)
-    def as_json(e: HTTPException) -> tuple[Response, int] | HTTPException:
-        """API callers get JSON errors like the referee's; pages keep HTML ones."""
+    def refused(e: HTTPException) -> tuple[Response | str, int]:
+        """API callers get JSON errors like the referee's; people get a page in the
+        table's language that leads back to the table."""
+        code = e.code or 500
         if request.path.startswith("/api/"):
-            return jsonify({"error": e.description}), e.code or 500
-        return e
+            return jsonify({"error": e.description}), code
+        key = "error.not_found" if code == 404 else "error.other"
+        return render("error.html", message_key=key, code=code), code
 
     return app

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 # Commands that must be made against the very latest state, not only the current step.
-EXACT_VERSION = ("new_game", "undo")
+EXACT_VERSION = ("new_game", "undo", "recount")
 REFUSAL_LOG_S = 10.0  # refused logins and claims are logged at most this often
 log = logging.getLogger("companion.referee")
 

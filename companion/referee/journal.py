@@ -131,6 +131,20 @@ class Journal:
                        (game, seq, json.dumps(action.to_dict()), source, at_ms))
             return seq
 
+    def rewrite(self, game: int, first: int,
+                actions: list[tuple[Action, str, float]]) -> None:
+        """Replace the actions from sequence `first` on by `actions` (action, source, time),
+        in one transaction: a recount, and the rest of the round replayed after it."""
+        with self._write() as db:
+            db.execute("UPDATE action SET undone = 1 WHERE game = ? AND seq >= ?",
+                       (game, first))
+            row = db.execute("SELECT COALESCE(MAX(seq), 0) FROM action WHERE game = ?",
+                             (game,)).fetchone()
+            db.executemany("INSERT INTO action (game, seq, action, source, at_ms) "
+                           "VALUES (?, ?, ?, ?, ?)",
+                           [(game, seq, json.dumps(a.to_dict()), source, at)
+                            for seq, (a, source, at) in enumerate(actions, int(row[0]) + 1)])
+
     def undo(self, game: int, seq: int) -> None:
         with self._write() as db:
             db.execute("UPDATE action SET undone = 1 WHERE game = ? AND seq = ?", (game, seq))

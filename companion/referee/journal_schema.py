@@ -28,7 +28,7 @@ CREATE TABLE action (
     game INTEGER NOT NULL REFERENCES game(id),
     seq INTEGER NOT NULL,
     action TEXT NOT NULL,             -- JSON, the scenario language
-    source TEXT NOT NULL,             -- sensor, tablet, phone, override
+    source TEXT NOT NULL,             -- sensor, tablet, phone, override (by hand)
     at_ms REAL NOT NULL,
     undone INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game, seq)

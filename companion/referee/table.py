@@ -15,8 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.clock import Clock
+from companion.referee import amend, ending, replay, views
 from companion.referee import stage as stages
-from companion.referee import views
 from companion.referee.access import Access, check_player
 from companion.referee.commands import EXACT_VERSION, Auth, CommandError
 from companion.referee.game import Game, engine_setup
@@ -27,7 +27,7 @@ from companion.referee.settings import RefereeSettings
 from companion.referee.setup import check_setup
 from companion.referee.stage import Sensed, Stage
 from companion.rules import Action, RuleError, apply_in_place, legal_actions, new_game
-from companion.schema import parse_action, reading_problem
+from companion.schema import parse_action
 from companion.sensors.facts import Fact
 from companion.yamlfile import FieldError
 
@@ -57,6 +57,7 @@ class Table:
         self.links = Links()  # the broker and the sensor devices: the referee never decides blind
         self.voided: str | None = None  # why the last countdown was called off
         self.journal_error: str | None = None  # why play is paused: the journal failed
+        self.replays: tuple[dict[str, Any], ...] = ()  # this round's countdowns, as read
         self._resume()
         self._step_key, self._step_version = self._step(), self.version
 
@@ -94,7 +95,7 @@ class Table:
             game.actions.append(entry.action)
             game.sources.append(entry.source)
         if state.phase == "over":
-            game.history = views.history(game)
+            game.history = ending.history(game)
         self.game = game
         self.access.load(game_id, game.player_at)
         self.stage = Stage()
@@ -166,6 +167,7 @@ class Table:
         if self.game:
             self.journal.finish(self.game.id)
         self.lay_down.clear()
+        self.replays = ()
         self._load(game_id)
         self._changed(game=True)
 
@@ -212,9 +214,10 @@ class Table:
             elif e["type"] == "round":
                 self.lay_down.clear()
                 self.ambiguous.clear()
+                self.replays = ()
             elif e["type"] == "game_over":
                 self.journal.finish(game.id)
-                game.history = views.history(game)  # the end chart: built once
+                game.history = ending.history(game)  # the end chart: built once
         s = game.state
         if self.stage.name == "reaim" and s.ordered is None:
             self.stage = Stage()
@@ -247,33 +250,31 @@ class Table:
         self.stage, self.voided = Stage(), why
 
     def _override(self, cmd: dict[str, Any], _auth: Auth) -> None:
-        seat, fact = cmd.get("seat"), cmd.get("fact")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= 8:
-            raise CommandError(400, "seat: a seat from 1 to 8")
-        if fact not in ("aim", "raised", "posture"):
-            raise CommandError(400, "fact: aim, raised or posture")
-        if cmd.get("clear") is True:
+        seat, fact, clear, value = amend.reading(cmd)
+        if clear:
             self.readings.clear(seat, fact)
         else:
-            value = cmd.get("value")
-            problem = reading_problem(fact, seat, value)  # the sensor fact's schema
-            if problem:
-                raise CommandError(400, f"value: not a reading for {fact}: {problem}")
             self.readings.override(seat, fact, value)
         self._changed(game=True)
 
     def _undo(self, _cmd: dict[str, Any], _auth: Auth) -> None:
         game = self._need_game()
-        entries = self.journal.entries(game.id)
-        if not entries:
-            raise CommandError(422, "nothing to undo", rule="R3")
-        last = entries[-1]
-        replayed = new_game(engine_setup(game.setup))
-        for entry in entries[:-1]:
-            apply_in_place(replayed, entry.action)
-        if replayed.round != game.state.round:
-            raise CommandError(422, "only actions of the current round can be undone", rule="R3")
-        self.journal.undo(game.id, last.seq)
+        self.journal.undo(game.id, amend.last_of_round(game, self.journal.entries(game.id)).seq)
+        self._load(game.id)
+        self._changed(game=True)
+
+    def _recount(self, cmd: dict[str, Any], _auth: Auth) -> None:
+        """Count one player's part of a settled countdown otherwise, from its replay."""
+        game = self._need_game()
+        if self.stage.name in ("countdown", "kid"):
+            raise CommandError(409, "a countdown is running: recount once it is settled")
+        shown = amend.find_replay(self.replays, cmd)
+        action = amend.recounted(game, shown, cmd)
+        first, actions = amend.recount(game, self.journal.entries(game.id), shown, action,
+                                       self.clock.now_ms())
+        self.journal.rewrite(game.id, first, actions)
+        self.replays = amend.marked(self.replays, shown, action)
+        self.ambiguous.pop(action.player, None)
         self._load(game.id)
         self._changed(game=True)
 
@@ -345,6 +346,8 @@ class Table:
             self._changed(game=True)
             return
         try:
+            read = replay.record(game, st, self.readings, self.timing, len(self.replays) + 1)
+            self.replays += (read,) if read else ()
             actions, ambiguous = stages.snapshot(game, st, self.readings, self.timing)
             self.ambiguous.update(ambiguous)
             for sensed in actions:
@@ -365,18 +368,13 @@ class Table:
         with self._lock:
             game, now = self.game, self.clock.now_ms()
             seats = sorted(game.player_at) if game else []
-            r = self.readings
             return views.Snapshot(
                 self.name, self.version, self.revision, self.paused, self.stage, now, game,
-                sensors={seat: {"aim": r.now(seat, "aim", now),
-                                "raised": r.now(seat, "raised", now),
-                                "posture": r.now(seat, "posture", now),
-                                "lock": r.locks.get(seat, 0),
-                                "manual": r.manual(seat)} for seat in seats},
+                sensors={seat: self.readings.seat_now(seat, now) for seat in seats},
                 lay_down=frozenset(self.lay_down), ambiguous=dict(self.ambiguous),
                 links=self.links.public(), voided=self.voided,
-                journal_error=self.journal_error, names=dict(self.settings.names),
-                claimed=self.access.claimed)
+                journal_error=self.journal_error, replays=self.replays,
+                names=dict(self.settings.names), claimed=self.access.claimed)
 
     def public_state(self) -> dict[str, Any]:
         return views.public(self.view())
@@ -394,6 +392,7 @@ _COMMANDS: dict[str, Callable[[Table, dict[str, Any], Auth], None]] = {
     "countdown": Table._countdown,
     "override": Table._override,
     "undo": Table._undo,
+    "recount": Table._recount,
     "pause": Table._pause,
     "resume": Table._resume_play,
     "release": Table._release,

@@ -35,8 +35,11 @@ def browser():
 
 
 @pytest.fixture
-def live(tmp_path, mosquitto) -> Iterator[Running]:
-    table = start_live_table(tmp_path, mosquitto.url)
+def live(request, tmp_path, mosquitto) -> Iterator[Running]:
+    """A live simulated table; `@pytest.mark.guns(8)` gives it guns at seats 1 to 8."""
+    guns = request.node.get_closest_marker("guns")
+    table = start_live_table(tmp_path, mosquitto.url, **(
+        {"seats": tuple(range(1, guns.args[0] + 1))} if guns else {}))
     try:
         yield table
     finally:

@@ -39,7 +39,7 @@ def test_a_card_chosen_on_a_phone_is_seen_by_no_other_page(live, open_page, scre
     screenshot(ana, "seat-phone")
 
     # everyone else sees that a card is down, never which
-    expect(table_view.locator('.seat[data-seat="1"] .badge')).to_contain_text(["Card down"])
+    expect(table_view.locator('.seat[data-seat="1"] .mark')).to_have_text(["Card down"])
     expect(bob.locator("#my-card")).to_have_text("No card down")
     expect(referee.locator("body")).to_have_attribute("data-live", "yes")
     for page in (table_view, bob, referee):

@@ -54,6 +54,14 @@ class LocalPort:
         for _ in range(int(ms // 50) + 1):
             self.settle()
 
+    def round_the_table(self, n: int = 4) -> None:
+        """Every gun held on the next player, every standee up; the hold-up counted."""
+        for seat in range(1, n + 1):
+            self.aim(seat, seat % n + 1)
+            self.posture(seat, False)
+        self.do("countdown")
+        self.run_for(3000)
+
     def act(self, **action: Any) -> dict[str, Any]:
         return self.command({"type": "action", "version": self.table.version, "action": action})
 

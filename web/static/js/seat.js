@@ -5,9 +5,8 @@
 
 import { Countdown, muteButton } from "./countdown.js";
 import { connect, el, notice, post, replace } from "./live.js";
-import { standeeDown } from "./tableview.js";
 import {
-  buttonLabel, lootLabel, plural, powerName, powerReminder, statusLine, t, waitingText,
+  buttonLabel, lootLabel, plural, powerName, powerReminder, say, statusLine, t, waitingText,
 } from "./words.js";
 
 const phone = document.getElementById("phone");
@@ -55,7 +54,7 @@ function render(s) {
     ? t("phone.hand", { bang: me.hand.bang, click: me.hand.click }) : t("phone.hand_physical");
   drawActions(me.commands);
   document.getElementById("status").textContent = [
-    p.alive ? (standeeDown(p) ? t("ui.standee_down") : t("ui.standee_up")) : t("ui.out"),
+    p.alive ? say(p.standee) : t("ui.out"),
     plural("count.wounds", p.wounds), waitingText(s),
   ].join(" · ");
   replace(document.getElementById("my-loot"), me.loot.length
