@@ -68,7 +68,7 @@ function shotsTable(history, names) {
 // shared): texts the server made (`result`).
 export function finalPanel(state) {
   const names = state.players.map((p) => p.name);
-  return el("section", { class: "final", "aria-label": t("final.title") },
+  return el("section", { class: "final", tabindex: "0", "aria-label": t("final.title") },
     el("h2", {}, t("final.title")),
     el("p", { class: "winners" }, say(state.result.winners)),
     el("p", { class: "tiebreak" }, say(state.result.tiebreak)),
