@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 from flask import Blueprint, Response, abort, jsonify, request
 
 from companion.dashboard.access import is_controller
-from companion.referee import views
+from companion.referee import phone, views
 from companion.referee.api import phone_claim
 from companion.referee.table import Table
 
@@ -43,7 +43,7 @@ def encode(value: Any) -> bytes:
 
 
 def splice(public: bytes, me: Any) -> bytes:
-    """A phone's view from the public view's bytes: `views.seat` is the public view with
+    """A phone's view from the public view's bytes: `phone.seat` is the public view with
     `me` as its last key, so this is the same JSON without building the public part again."""
     return public[:-1] + b',"me":' + encode(me) + b"}"
 
@@ -83,7 +83,7 @@ class ChangeViews:
             return hit
         t = self._now = self._now or self.table.view()
         if isinstance(view, tuple):
-            body = splice(self.get("public").body, views.seat_private(t, view[1]))
+            body = splice(self.get("public").body, phone.seat_private(t, view[1]))
         else:
             body = encode(views.control(t) if view == "control" else views.public(t))
         message = wire(b"id: %d\nevent: state\ndata: " % t.version + body + b"\n\n")

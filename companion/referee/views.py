@@ -330,27 +330,3 @@ def card(c: str) -> Text:
 
 def loot(c: str) -> Text:
     return text(f"loot.{c}")
-
-
-def seat(t: Snapshot, seat_no: int) -> dict[str, Any]:
-    """A phone's view: the public view plus `me`, its last key (the event streams splice
-    `me` onto the public view's bytes instead of building the public part again)."""
-    return {**public(t), "me": seat_private(t, seat_no)}
-
-
-def seat_private(t: Snapshot, seat_no: int) -> dict[str, Any] | None:
-    """What only the phone of `seat_no` sees: its player's hand, loot, power and buttons."""
-    game = t.game
-    if game is None or seat_no not in game.player_at:
-        return None
-    name = game.player_at[seat_no]
-    p = game.state.players[game.state.index[name]]
-    hand = None if game.state.physical else {"bang": p.bang, "click": p.click}
-    legal = [a.to_dict() for a in t.legal if a.player == name]
-    return {
-        "seat": seat_no, "player": name, "power": p.power, "hand": hand,
-        "card": p.card if not game.state.physical else None, "loot": p.loot[:],
-        "legal": legal, "commands": [action_button(a, phone=True,
-                                                   aimless=aiming_at_nobody(game.state))
-                                     for a in legal],
-    }

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.dashboard import WEB_DIR, i18n
+from companion.referee import phone
 from companion.rules.cards import KINDS, LOOT_KIND
 from companion.rules.phases import TABLE
 from companion.rules.powers import POWERS
@@ -97,3 +98,16 @@ def test_the_spoken_count_says_each_catalogs_words():
             with wave.open(str(audio / name)) as w:
                 assert (w.getnchannels(), w.getsampwidth()) == (1, 2)
                 assert 0.1 < w.getnframes() / w.getframerate() < 0.6, name  # a word, on the beat
+
+
+def test_every_word_a_phone_is_given_exists():
+    """The server's second-person labels (referee/phone.py): a `mine.` twin of each tablet
+    label a phone may show, a heading for each step, a banner for each turn."""
+    en = raw("en")
+    tablet_only = {"action.aim_nobody", "action.choose_bang", "action.choose_click"}
+    phone_keys = [f"mine.{k.removeprefix('action.')}" for k in en if k.startswith("action.")
+                  and k not in tablet_only and k not in phone.SECOND_PERSON]
+    phone_keys += [f"phone.group_{g}" for g in phone.GROUPS]
+    phone_keys += [f"turn.{w}" for w in (*phone.TURNS, "any")]
+    assert sorted(k for k in phone_keys if k not in en) == []
+    assert set(phone.GROUP.values()) <= set(phone.GROUPS)

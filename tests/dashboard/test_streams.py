@@ -16,7 +16,7 @@ from companion.dashboard.app import create_app
 from companion.dashboard.server import DashboardServer
 from companion.dashboard.settings import DashboardSettings
 from companion.dashboard.streams import ChangeViews, encode, splice
-from companion.referee import views
+from companion.referee import phone, views
 from companion.referee.commands import Auth
 from companion.referee.journal import Journal
 from companion.referee.settings import RefereeSettings
@@ -119,7 +119,7 @@ def test_a_phones_view_spliced_from_the_public_bytes_is_the_view_built_whole(tmp
         t = table.view()
         public = encode(views.public(t))
         for seat in range(1, 9):  # seats 6 to 8 hold nobody in the second game
-            assert splice(public, views.seat_private(t, seat)) == encode(views.seat(t, seat))
+            assert splice(public, phone.seat_private(t, seat)) == encode(phone.seat(t, seat))
     table.journal.close()
 
 
@@ -128,16 +128,16 @@ def test_each_view_is_built_once_per_change_and_phones_do_not_rebuild_the_public
     table = new_table(tmp_path / "j.sqlite3")
     built: list[str] = []
 
-    def counting(name: str):
-        real = getattr(views, name)
+    def counting(module, name: str):
+        real = getattr(module, name)
 
         def build(t, *args):
             built.append(name)
             return real(t, *args)
         return build
 
-    for name in ("public", "seat_private"):
-        monkeypatch.setattr(views, name, counting(name))
+    for module, name in ((views, "public"), (phone, "seat_private")):
+        monkeypatch.setattr(module, name, counting(module, name))
     change = ChangeViews(table)
     for _ in range(2):
         for view in [*[("seat", s) for s in range(1, 9)], "public"] * 3:

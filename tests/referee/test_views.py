@@ -12,7 +12,7 @@ import pytest
 from local_table import NAMES8, LocalPort
 
 from companion.bots.table_bot import TableBot
-from companion.referee import ending, views
+from companion.referee import ending, phone, views
 from companion.rules import Setup, countdown_step, new_game
 from companion.rules.cards import LOOT_KIND, PILE_SIZE, ROUNDS
 from companion.rules.scoring import finish
@@ -173,7 +173,8 @@ def test_a_phone_has_its_own_buttons_in_the_same_shape():
     me = port.table.seat_state(2)["me"]
     assert me["commands"] == [
         {"command": {"type": "action", "action": a}, "label": f"phone.play_{a['card']}",
-         "args": {}, "primary": False} for a in me["legal"]]
+         "args": {}, "primary": False, "group": "card"} for a in me["legal"]]
+    assert me["turn"] == "turn.choose"
     assert {a["player"] for a in me["legal"]} == {"Bob"}
     control = port.control()
     assert control["commands"][0]["command"] == {"type": "pause"}  # no hand is told
@@ -191,6 +192,21 @@ def test_action_labels():
     assert label({"type": "hustle", "player": "Ana", "victim": "Bob", "give": "bang"}) == (
         "action.hustle_give", {"player": "Ana", "victim": "Bob",
                                "give": {"key": "card.bang", "args": {}}})
+
+
+def test_a_phones_labels_speak_to_its_owner():
+    def said(a: dict[str, Any]) -> tuple[str, dict[str, Any], str]:
+        b = phone.phone_button(a, frozenset())
+        return b["label"], b["args"], b["group"]
+
+    assert said({"type": "take", "player": "Ana", "loot": "bill5000"}) == (
+        "mine.take", {"loot": [{"key": "loot.bill5000", "args": {}}]}, "split")
+    assert said({"type": "hustle", "player": "Ana", "victim": "Bob"}) == (
+        "mine.hustle", {"victim": "Bob"}, "power")
+    assert said({"type": "privilege", "player": "Ana", "order": "Bob"}) == (
+        "action.privilege", {"player": "Ana", "order": "Bob"}, "godfather")
+    assert not phone.mine({"type": "aim", "player": "Ana", "target": None})  # too slow
+    assert phone.mine({"type": "aim", "player": "Ana", "target": "Bob"})
 
 
 # -- counted aims, apart from the live readings --------------------------------------------

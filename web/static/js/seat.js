@@ -23,18 +23,27 @@ async function act(action) {
   else notice(res.status === 409 ? t("ui.stale") : `${t("ui.refused")} ${res.body.error || res.status}`);
 }
 
-// The phone's own buttons, as the server made them (`me.commands`).
+// The phone's own buttons, as the server made them (`me.commands`): in the server's
+// order, a box for each step (`group`) with its heading.
 function drawActions(commands) {
   const key = JSON.stringify(commands);
   if (key === drawnActions) return;
   drawnActions = key;
-  replace(document.getElementById("choices"), commands.map((b) => {
-    const a = b.command.action;
-    return el("button", {
-      type: "button", class: `big act-${a.type}${a.card ? ` card-${a.card}` : ""}`,
-      "data-action": JSON.stringify(a), onclick: () => act(a),
-    }, buttonLabel(b));
-  }));
+  const groups = [];
+  for (const b of commands) {
+    if (groups.at(-1)?.name !== b.group) groups.push({ name: b.group, buttons: [] });
+    groups.at(-1).buttons.push(b);
+  }
+  replace(document.getElementById("choices"), groups.map((g) => el("section",
+    { class: "card-box choice-group", "data-group": g.name },
+    el("h2", {}, t(`phone.group_${g.name}`)),
+    el("div", { class: "choice-buttons" }, g.buttons.map((b) => {
+      const a = b.command.action;
+      return el("button", {
+        type: "button", class: `big act-${a.type}${a.card ? ` card-${a.card}` : ""}`,
+        "data-action": JSON.stringify(a), onclick: () => act(a),
+      }, buttonLabel(b));
+    })))));
 }
 
 function render(s) {
@@ -52,6 +61,9 @@ function render(s) {
     : (p.chosen ? t("phone.card_hidden") : t("phone.no_card"));
   document.getElementById("hand").textContent = me.hand
     ? t("phone.hand", { bang: me.hand.bang, click: me.hand.click }) : t("phone.hand_physical");
+  const turn = document.getElementById("my-turn");
+  turn.hidden = !me.turn;
+  turn.textContent = me.turn ? t(me.turn) : "";
   drawActions(me.commands);
   document.getElementById("status").textContent = [
     p.alive ? say(p.standee) : t("ui.out"),
