@@ -18,7 +18,8 @@ GROUP = {"choose": "card", "reveal": "card", "aim": "aim", "courage": "courage",
          "take": "split", "privilege": "godfather", "hustle": "power", "swap": "power",
          "smart": "power", "junk": "power", "forbid": "power"}
 GROUPS = ("card", "aim", "courage", "split", "godfather", "power")
-# What the table waits for that the banner "Your turn: …" names; any other wait is "Your turn".
+# What the table may wait for a player's own move, each with its banner "Your turn: …";
+# not the Godfather entering physical loot (on the tablet's form), nor the game's end.
 TURNS = ("choose", "holdup", "reaim", "courage", "reveal", "split", "privilege", "hustle",
          "swap", "smart", "junk")
 # Tablet labels that already speak to the one who taps (the Godfather's orders, the deal).
@@ -51,9 +52,7 @@ def phone_buttons(s: GameState, legal: list[dict[str, Any]]) -> list[dict[str, A
 def my_turn(s: GameState, name: str) -> str | None:
     """The banner's key when the table waits for this player, else None."""
     wait = waiting(s)
-    if name not in wait.players or s.phase == "over":
-        return None
-    return f"turn.{wait.key}" if wait.key in TURNS else "turn.any"
+    return f"turn.{wait.key}" if name in wait.players and wait.key in TURNS else None
 
 
 def phone_commands(t: Snapshot, name: str, legal: list[dict[str, Any]]) -> dict[str, Any]:

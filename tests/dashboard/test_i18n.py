@@ -108,6 +108,8 @@ def test_every_word_a_phone_is_given_exists():
     phone_keys = [f"mine.{k.removeprefix('action.')}" for k in en if k.startswith("action.")
                   and k not in tablet_only and k not in phone.SECOND_PERSON]
     phone_keys += [f"phone.group_{g}" for g in phone.GROUPS]
-    phone_keys += [f"turn.{w}" for w in (*phone.TURNS, "any")]
+    phone_keys += [f"turn.{w}" for w in phone.TURNS]
     assert sorted(k for k in phone_keys if k not in en) == []
     assert set(phone.GROUP.values()) <= set(phone.GROUPS)
+    waits = {key for ph in TABLE for key in (ph.duty, *(w.name for w in ph.resting))}
+    assert waits - set(phone.TURNS) == {"deal", "over"}  # no player's own move
