@@ -24,6 +24,7 @@ class Running:
     journal: Any
     stop_event: threading.Event
     wake: threading.Event
+    league: Any = None  # the league reporter (companion/league/reporter.py), if any
 
     @property
     def url(self) -> str:
@@ -32,6 +33,8 @@ class Running:
     def stop(self) -> None:
         self.stop_event.set()
         self.wake.set()
+        if self.league is not None:
+            self.league.stop()
         self.server.stop()
         self.bus.stop()
         self.bridge.stop()
@@ -45,6 +48,8 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
     from companion.bus.topics import Topics
     from companion.dashboard.app import create_app
     from companion.dashboard.server import DashboardServer
+    from companion.league.reporter import Reporter
+    from companion.league.roster_api import roster_blueprint
     from companion.referee.journal import Journal
     from companion.referee.mqtt_link import RefereeLink
     from companion.referee.table import Table
@@ -78,17 +83,21 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
     bus = BusClient(config.mqtt, f"cashnguns-{config.table}-referee",
                     status_topic=f"{topics.base}/referee/status", user="referee")
     RefereeLink(table, bus, topics, referee.home_assistant, referee.discovery_prefix).start()
+    league = config["league"]
+    reporter = Reporter(table, bus, league).start() if league.reports else None
     bus.start()
     stop = threading.Event()
     wake = threading.Event()
     table.subscribe(lambda _revision: wake.set())
     threading.Thread(target=_drive, args=(table, stop, wake), name="referee-time",
                      daemon=True).start()
-    server = DashboardServer(create_app(table, dashboard), dashboard).start()
+    app = create_app(table, dashboard)
+    app.register_blueprint(roster_blueprint(reporter))  # the New game form's league names
+    server = DashboardServer(app, dashboard).start()
     game = f"game {table.game.id} resumed" if table.game else "no game yet"
     log.info("table %s: dashboard on http://%s:%s, PIN %s, %s, journal %s", config.table,
              server.host, server.port, table.access.pin, game, journal.path)
-    return Running(table, bridge, server, bus, journal, stop, wake)
+    return Running(table, bridge, server, bus, journal, stop, wake, reporter)
 
 
 def _drive(table: Any, stop: threading.Event, wake: threading.Event) -> None:
