@@ -1,0 +1,174 @@
+"""The venue page: every table live, the standings, each player's history and each game.
+
+The same Flask set-up as the tablet's dashboard (its pages, catalogs, security headers and
+event hub): `/` streams the venue's whole state by Server-Sent Events (`/api/events`),
+`/players/<id>` and `/games/<id>` are drawn on the server, the game's end chart by the
+tablet's own script. The organiser logs in with the league PIN (rate-limited as the
+table's is) to flag, void or restore a game.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, Flask, Response, abort, jsonify, request, session
+
+from companion.dashboard import WEB_DIR
+from companion.dashboard.app import SECURITY_HEADERS
+from companion.dashboard.hub import EventHub
+from companion.dashboard.pages import render
+from companion.dashboard.settings import DashboardSettings
+from companion.league.service import League
+from companion.league.store import StoreError
+from companion.referee.access import Access
+from companion.referee.api import PinGuard
+from companion.referee.commands import CommandError
+
+MAX_NOTE = 200
+
+
+@dataclass
+class Organiser:
+    """The league PIN's holder, as the PIN guard knows a table's Godfather."""
+
+    access: Access
+
+
+def is_organiser() -> bool:
+    return session.get("organiser") is True
+
+
+def create_venue_app(league: League, organiser: Organiser,
+                     settings: DashboardSettings | None = None) -> Flask:
+    settings = settings or DashboardSettings()
+    app = Flask(__name__, template_folder=str(WEB_DIR / "templates"),
+                static_folder=str(WEB_DIR / "static"), static_url_path="/static")
+    app.config.update(SECRET_KEY=settings.secret_key or secrets.token_hex(32),
+                      SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",
+                      MAX_CONTENT_LENGTH=16 * 1024)
+    hub = EventHub(lambda _view: league.view(), keepalive_s=settings.keepalive_s)
+    league.subscribe(hub.changed)
+    app.extensions["hub"] = hub
+    app.register_blueprint(_pages(league))
+    app.register_blueprint(_api(league, organiser, hub))
+
+    @app.after_request
+    def secure(response: Response) -> Response:
+        response.headers.update(SECURITY_HEADERS)
+        return response
+
+    return app
+
+
+def _pages(league: League) -> Blueprint:
+    bp = Blueprint("venue_pages", __name__)
+
+    def page(template: str, **context: Any) -> str:
+        return render(template, organiser=is_organiser(),
+                      organiser_csrf=session.get("csrf") if is_organiser() else None, **context)
+
+    @bp.get("/")
+    def venue() -> str:
+        return page("venue.html")
+
+    @bp.get("/players/<int:player_id>")
+    def player(player_id: int) -> str:
+        found = league.store.player(player_id)
+        if found is None:
+            abort(404)
+        return page("venue_player.html", player=found)
+
+    @bp.get("/games/<int:game_id>")
+    def game(game_id: int) -> str:
+        found = league.store.game(game_id)
+        if found is None:
+            abort(404)
+        return page("venue_game.html", game=found)
+
+    return bp
+
+
+def _api(league: League, organiser: Organiser, hub: EventHub) -> Blueprint:
+    bp = Blueprint("venue_api", __name__, url_prefix="/api")
+    guard = PinGuard()
+
+    @bp.errorhandler(CommandError)
+    def refused(e: CommandError) -> tuple[Response, int]:
+        return jsonify({"error": e.message}), e.status
+
+    def body() -> dict[str, Any]:
+        data = request.get_json(silent=True)
+        if not isinstance(data, dict):
+            raise CommandError(400, "the body must be a JSON object")
+        return data
+
+    @bp.get("/venue")
+    def venue() -> Response:
+        return jsonify(league.view())
+
+    @bp.get("/events")
+    def events() -> Response:
+        stream = hub.open("public")
+        gone = request.environ.get("waitress.client_disconnected", lambda: False)
+
+        def generate() -> Iterator[bytes]:
+            try:
+                yield from stream.messages(gone)
+            finally:
+                stream.close()
+
+        return Response(generate(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    @bp.get("/roster")
+    def roster() -> Response:
+        return jsonify({"players": league.store.roster()})
+
+    @bp.get("/standings")
+    def standings() -> Response:
+        return jsonify({"standings": league.store.standings()})
+
+    @bp.get("/players/<int:player_id>")
+    def player(player_id: int) -> Response:
+        return jsonify(league.store.player(player_id) or abort(404))
+
+    @bp.get("/games/<int:game_id>")
+    def game(game_id: int) -> Response:
+        return jsonify(league.store.game(game_id) or abort(404))
+
+    @bp.get("/games/<int:game_id>/scenario")
+    def scenario(game_id: int) -> Response:
+        text = league.store.scenario(game_id)
+        if text is None:
+            abort(404)
+        return Response(text, mimetype="text/yaml")
+
+    @bp.post("/login")
+    def login() -> Response:
+        guard.check(organiser, str(body().get("pin", "")), request.remote_addr or "?")  # type: ignore[arg-type]
+        session.clear()
+        session["organiser"] = True
+        session["csrf"] = secrets.token_urlsafe(24)
+        return jsonify({"ok": True, "csrf": session["csrf"]})
+
+    @bp.post("/games/<int:game_id>/decision")
+    def decide(game_id: int) -> Response:
+        if not is_organiser():
+            raise CommandError(401, "flagging or voiding a result needs the league PIN")
+        if not secrets.compare_digest(request.headers.get("X-CSRF-Token", ""),
+                                      session.get("csrf", "-")):
+            raise CommandError(403, "missing or wrong X-CSRF-Token for this session")
+        data = body()
+        note = data.get("note")
+        if note is not None and (not isinstance(note, str) or len(note) > MAX_NOTE):
+            raise CommandError(400, f"note: text of at most {MAX_NOTE} characters")
+        try:
+            status = league.decide(game_id, str(data.get("decision")), note or None)
+        except StoreError as exc:
+            raise CommandError(422, str(exc)) from None
+        return jsonify({"ok": True, "status": status})
+
+    return bp
