@@ -1,0 +1,25 @@
+"""The league's fixtures: its database on SQLite and on a real PostgreSQL server."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+
+import pytest
+from postgres import Postgres, running_postgres  # tests/league/postgres.py
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Postgres]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    yield from running_postgres(port)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path) -> str:
+    """The league's database URL: a file of SQLite, or a new database on PostgreSQL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'league.sqlite3'}"
+    return request.getfixturevalue("postgres").new_database()
