@@ -7,6 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 from postgres import Postgres, running_postgres  # tests/league/postgres.py
+from venue import Venue
+
+from companion.bus.broker import mosquitto_binary
+
+TABLES = ("cafe-1", "cafe-2", "cafe-3")
 
 
 @pytest.fixture(scope="session")
@@ -23,3 +28,13 @@ def database_url(request, tmp_path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'league.sqlite3'}"
     return request.getfixturevalue("postgres").new_database()
+
+
+@pytest.fixture
+def venue(tmp_path) -> Iterator[Venue]:
+    """The venue's Mosquitto for tables cafe-1 to cafe-3, as `companion league` runs it."""
+    if mosquitto_binary() is None:
+        pytest.skip("mosquitto is not installed (apt-get install mosquitto)")
+    broker = Venue(tmp_path / "venue", TABLES)
+    yield broker
+    broker.stop()
