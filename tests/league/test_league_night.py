@@ -128,6 +128,9 @@ def test_three_tables_play_a_league_night(league_night, venue, poll_until):
                "results")
     proxy.restore()
     poll_until(lambda: stored("cafe-3"), 60, "cafe-3's result after reconnecting")
+    for table in TABLES:  # each table's New game form now offers the league's names
+        poll_until(lambda t=table: get(f"{tables[t]}/api/roster")["players"] == NAMES, 20,
+                   f"the roster at {table}")
     for p in processes[1:]:
         p.stop()  # no further games while the standings are checked
 
