@@ -44,7 +44,7 @@ class SimGame:
         s = new_game(setup)
         seats = dict(self.record["seats"])
         game = Game(self.game_id, self.record, s, seats)
-        sensors = {seat: {} for seat in seats.values()}
+        sensors: dict[int, dict[str, Any]] = {seat: {} for seat in seats.values()}
         for version, action in enumerate(self.played.actions, start=1):
             apply_in_place(s, action)
             game.actions.append(action)

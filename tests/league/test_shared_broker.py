@@ -39,6 +39,13 @@ def test_a_table_on_the_venue_broker_reports_its_game_and_keeps_the_roster(
         assert game["uid"] == entry["uid"] and game["table"] == "cafe-2"
         assert game["claimed"]["winners"] == played.played.state.winners
         poll_until(lambda: reporter.roster() == sorted(NAMES), 10, "the roster at the table")
+        league = venue.client("league")  # what is not a roster or an ack changes nothing
+        league.publish("cashnguns/_league/roster", '{"players": "Iva"}', qos=1, retain=True)
+        league.publish("cashnguns/cafe-2/league/ack", '{"uid": 3}', qos=1)
+        poll_until(lambda: reporter.refused == 2, 10, "the bad roster and ack to be refused")
+        assert reporter.roster() == sorted(NAMES)
+        assert reporter.outbox.entries()[0]["status"] == "accepted"
+        league.loop_stop()
         cafe2 = poll_until(lambda: next((t for t in running.league.view()["tables"]
                                          if t["table"] == "cafe-2" and t["over"]), None),
                            10, "the table's end on the venue's view")
