@@ -13,7 +13,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, request
 
 from companion.dashboard.access import is_controller
-from companion.dashboard.hub import Builder, EventHub, View
+from companion.dashboard.hub import Builder, EventHub, Stream, View
 from companion.referee.table import Table
 
 
@@ -45,16 +45,21 @@ def streams_blueprint(table: Table, hub: EventHub) -> Blueprint:
 
     @bp.get("/api/events")
     def events() -> Response:
-        stream = hub.open(*requested_view())
-        gone = request.environ.get("waitress.client_disconnected", lambda: False)
-
-        def generate() -> Iterator[bytes]:
-            try:
-                yield from stream.messages(gone)
-            finally:
-                stream.close()
-
-        return Response(generate(), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return event_stream(hub.open(*requested_view()))
 
     return bp
+
+
+def event_stream(stream: Stream) -> Response:
+    """The response that streams `stream` to this request's client until it goes (the
+    tablet's streams and the venue page's)."""
+    gone = request.environ.get("waitress.client_disconnected", lambda: False)
+
+    def generate() -> Iterator[bytes]:
+        try:
+            yield from stream.messages(gone)
+        finally:
+            stream.close()
+
+    return Response(generate(), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

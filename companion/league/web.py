@@ -10,9 +10,8 @@ table's is) to flag, void or restore a game.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from flask import Blueprint, Flask, Response, abort, jsonify, request, session
 
@@ -21,6 +20,7 @@ from companion.dashboard.app import SECURITY_HEADERS
 from companion.dashboard.hub import EventHub
 from companion.dashboard.pages import render
 from companion.dashboard.settings import DashboardSettings
+from companion.dashboard.streams import event_stream
 from companion.league.service import League
 from companion.league.store import StoreError
 from companion.referee.access import Access
@@ -28,6 +28,7 @@ from companion.referee.api import PinGuard
 from companion.referee.commands import CommandError
 
 MAX_NOTE = 200
+T = TypeVar("T")
 
 
 @dataclass
@@ -39,6 +40,13 @@ class Organiser:
 
 def is_organiser() -> bool:
     return session.get("organiser") is True
+
+
+def found(record: T | None) -> T:
+    """The record asked for, or 404."""
+    if record is None:
+        abort(404)
+    return record
 
 
 def create_venue_app(league: League, organiser: Organiser,
@@ -76,17 +84,11 @@ def _pages(league: League) -> Blueprint:
 
     @bp.get("/players/<int:player_id>")
     def player(player_id: int) -> str:
-        found = league.store.player(player_id)
-        if found is None:
-            abort(404)
-        return page("venue_player.html", player=found)
+        return page("venue_player.html", player=found(league.store.player(player_id)))
 
     @bp.get("/games/<int:game_id>")
     def game(game_id: int) -> str:
-        found = league.store.game(game_id)
-        if found is None:
-            abort(404)
-        return page("venue_game.html", game=found)
+        return page("venue_game.html", game=found(league.store.game(game_id)))
 
     return bp
 
@@ -111,17 +113,7 @@ def _api(league: League, organiser: Organiser, hub: EventHub) -> Blueprint:
 
     @bp.get("/events")
     def events() -> Response:
-        stream = hub.open("public")
-        gone = request.environ.get("waitress.client_disconnected", lambda: False)
-
-        def generate() -> Iterator[bytes]:
-            try:
-                yield from stream.messages(gone)
-            finally:
-                stream.close()
-
-        return Response(generate(), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return event_stream(hub.open("public"))
 
     @bp.get("/roster")
     def roster() -> Response:
@@ -133,18 +125,15 @@ def _api(league: League, organiser: Organiser, hub: EventHub) -> Blueprint:
 
     @bp.get("/players/<int:player_id>")
     def player(player_id: int) -> Response:
-        return jsonify(league.store.player(player_id) or abort(404))
+        return jsonify(found(league.store.player(player_id)))
 
     @bp.get("/games/<int:game_id>")
     def game(game_id: int) -> Response:
-        return jsonify(league.store.game(game_id) or abort(404))
+        return jsonify(found(league.store.game(game_id)))
 
     @bp.get("/games/<int:game_id>/scenario")
     def scenario(game_id: int) -> Response:
-        text = league.store.scenario(game_id)
-        if text is None:
-            abort(404)
-        return Response(text, mimetype="text/yaml")
+        return Response(found(league.store.scenario(game_id)), mimetype="text/yaml")
 
     @bp.post("/login")
     def login() -> Response:

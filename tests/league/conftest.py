@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import shutil
 import socket
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from postgres import Postgres, running_postgres  # tests/league/postgres.py
@@ -42,30 +40,15 @@ def venue(tmp_path) -> Iterator[Venue]:
     broker.stop()
 
 
-@pytest.fixture(scope="session")
-def chromium():
-    """Debian's Chromium driven by Playwright, for the venue page."""
-    path = shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(path).exists():
-        pytest.skip("chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=path, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        yield b
-        b.close()
-
-
 @pytest.fixture
-def venue_page(chromium, venue, tmp_path):
+def venue_page(browser, venue, tmp_path):
     """`venue_page(path, lang="en")`: a page of a league on SQLite, which fails the test if
     it logs an error it was not told to expect; the league is `venue_page.league`."""
     running = start_league(venue, f"sqlite:///{tmp_path / 'league.sqlite3'}", TABLES)
     contexts, errors = [], []
 
     def open_(path: str, lang: str = "en", expected_errors: tuple[str, ...] = ()):
-        context = chromium.new_context(viewport={"width": 1280, "height": 800}, locale=lang,
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, locale=lang,
                                        extra_http_headers={"Accept-Language": lang})
         contexts.append(context)
         page = context.new_page()
