@@ -70,7 +70,9 @@ def _broker(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     league, mqtt = config["league"], config.mqtt
-    conf = write_venue_files(args.folder, league.tables, mqtt.port, league.listen)
+    conf = write_venue_files(args.folder, league.tables, mqtt.port, league.listen,
+                             league.venue_cert_file, league.venue_key_file,
+                             league.venue_tls_port)
     print(f"wrote {conf} for {len(league.tables)} tables; run: mosquitto -c {conf}\n"
           f"each table's password is in {args.folder / 'credentials.json'}")
     return 0
@@ -101,8 +103,9 @@ def _run(args: argparse.Namespace) -> int:
     broker = None
     try:
         if mqtt.embedded:
-            broker = VenueBroker(mqtt.port, settings.listen, mqtt.state_dir,
-                                 settings.tables).start()
+            broker = VenueBroker(mqtt.port, settings.listen, mqtt.state_dir, settings.tables,
+                                 settings.venue_cert_file, settings.venue_key_file,
+                                 settings.venue_tls_port).start()
         store = Store(settings.database)
     except (BrokerError, SchemaError, OSError) as exc:
         log.error("cannot start the league: %s", exc)

@@ -3,7 +3,8 @@
 A table's config sets `venue` (the venue broker's URL, which its Mosquitto bridges to, or
 `shared` when the table's `mqtt.url` already is the venue's broker) and the bridge's
 credentials and TLS files. The league's config (`companion league`) sets the venue's
-`tables`, its `database` and the organiser's `pin`. See docs/LEAGUE.md.
+`tables`, its `database`, the organiser's `pin`, and its broker's listener (`listen`, and
+`venue_cert_file`/`venue_key_file` for TLS). See docs/LEAGUE.md.
 """
 
 from __future__ import annotations
@@ -47,6 +48,9 @@ class LeagueSettings:
     listen: str = "0.0.0.0"  # the league's own venue broker: where tables reach it
     database: str = DEFAULT_DATABASE
     pin: str | None = None  # the organiser's; None: generated and printed at start
+    venue_cert_file: str | None = None  # the league's venue broker: TLS for the tables
+    venue_key_file: str | None = None
+    venue_tls_port: int = 8883
 
     @property
     def reports(self) -> bool:
@@ -81,7 +85,12 @@ def parse(node: Node) -> LeagueSettings:
         listen=node.text("listen", "0.0.0.0", pattern=HOST),
         database=node.text("database", DEFAULT_DATABASE, pattern=DATABASE),
         pin=pin,
+        venue_cert_file=node.text("venue_cert_file", None),
+        venue_key_file=node.text("venue_key_file", None),
+        venue_tls_port=node.integer("venue_tls_port", 8883, lo=1, hi=65535),
     )
+    if (settings.venue_cert_file is None) != (settings.venue_key_file is None):
+        raise node.error("venue_cert_file", "venue_cert_file and venue_key_file go together")
     node.done()
     return settings
 

@@ -38,25 +38,33 @@ def venue_acl(tables: tuple[str, ...]) -> str:
 
 def write_venue_files(folder: Path, tables: tuple[str, ...], port: int,
                       host: str = "0.0.0.0", cert_file: str | None = None,
-                      key_file: str | None = None) -> Path:
+                      key_file: str | None = None, tls_port: int = 8883) -> Path:
     """mosquitto.conf, passwd, acl and credentials.json (a password per table, kept) for
-    the venue broker in `folder`; the conf's path."""
+    the venue broker in `folder`; the conf's path. With a certificate, the tables connect
+    over TLS on `host:tls_port`, and `port` stays on loopback for the league's own link."""
     users = (LEAGUE_USER, VIEWER, *tables)
     creds = ensure_credentials(folder, users)
     write_passwd(folder, {u: creds[u] for u in users})  # a table taken off the list is out
     write_private(folder / "acl", venue_acl(tables))
     extra = [f"max_queued_messages {MAX_QUEUED}"]
     if cert_file and key_file:
-        extra += [f"certfile {cert_file}", f"keyfile {key_file}"]
+        extra += [f"listener {tls_port} {host}", f"certfile {cert_file}",
+                  f"keyfile {key_file}"]
+        host = "127.0.0.1"
     return write_conf(folder, port, host, extra_conf="\n".join(extra) + "\n")
 
 
 class VenueBroker(EmbeddedBroker):
     """The venue's Mosquitto run by `companion league` itself, as a table runs its own."""
 
-    def __init__(self, port: int, host: str, state_dir: Path, tables: tuple[str, ...]) -> None:
-        super().__init__(port, host, state_dir, table="_league", simulated=False)
-        self.tables = tables
+    def __init__(self, port: int, host: str, state_dir: Path, tables: tuple[str, ...],
+                 cert_file: str | None = None, key_file: str | None = None,
+                 tls_port: int = 8883) -> None:
+        super().__init__(port, "127.0.0.1" if cert_file else host, state_dir,
+                         table="_league", simulated=False)
+        self.tables, self.listen, self.tls_port = tables, host, tls_port
+        self.cert_file, self.key_file = cert_file, key_file
 
     def write_files(self) -> Path:
-        return write_venue_files(self.state_dir, self.tables, self.port, self.host)
+        return write_venue_files(self.state_dir, self.tables, self.port, self.listen,
+                                 self.cert_file, self.key_file, self.tls_port)

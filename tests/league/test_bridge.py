@@ -93,3 +93,45 @@ def test_companion_league_bridge_prints_the_block_for_a_table(tmp_path, venue):
     done = subprocess.run([sys.executable, "-m", "companion.cli", "league", "bridge",
                            "--config", str(config)], capture_output=True, text=True, check=False)
     assert done.returncode == 2 and "shares the venue's broker" in done.stderr
+
+
+def certificates(folder) -> tuple[str, str, str]:
+    """A CA and a certificate it signed for 127.0.0.1: (ca, cert, key)."""
+    folder.mkdir()
+
+    def ssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True)
+
+    ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt",
+        "-days", "2", "-subj", "/CN=league test CA")
+    ssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "venue.key", "-out", "venue.csr",
+        "-subj", "/CN=127.0.0.1")
+    (folder / "ext").write_text("subjectAltName=IP:127.0.0.1\n")
+    ssl("x509", "-req", "-in", "venue.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
+        "-CAcreateserial", "-out", "venue.crt", "-days", "2", "-extfile", "ext")
+    return str(folder / "ca.crt"), str(folder / "venue.crt"), str(folder / "venue.key")
+
+
+def test_a_table_bridges_to_the_venue_over_tls(tmp_path):
+    from companion.league.venue_broker import VenueBroker
+
+    ca, cert, key = certificates(tmp_path / "tls")
+    tls_port = free_port()
+    venue = VenueBroker(free_port(), "127.0.0.1", tmp_path / "venue", ("cafe-1",), cert, key,
+                        tls_port).start()
+    creds = venue.credentials
+    at_venue = Listener(venue.port, "league", creds["league"], "cashnguns/#")  # loopback
+    link = Venue("127.0.0.1", tls_port, tls=True, password=creds["cafe-1"], ca_file=ca)
+    table = EmbeddedBroker(free_port(), state_dir=tmp_path / "cafe-1", table="cafe-1",
+                           extra_conf=bridge_conf("cafe-1", link)).start()
+    try:
+        assert at_venue.expect(topics.bridge_state("cafe-1"), lambda p: p == b"1") == b"1"
+        referee = Listener(table.port, "referee", table.credentials["referee"], "x/never")
+        referee.client.publish("cashnguns/cafe-1/game/state", '{"game": 2}', qos=1,
+                               retain=True).wait_for_publish(5)
+        assert at_venue.expect("cashnguns/cafe-1/game/state") == b'{"game": 2}'
+        referee.close()
+    finally:
+        table.stop()
+        at_venue.close()
+        venue.stop()
