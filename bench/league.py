@@ -13,7 +13,8 @@ the league's acknowledgement (sent once it is stored: an upper bound on "stored 
 the venue page's delay from a table's state to the frame that shows it on an open stream
 (a probe table changes its state every 0.5 s); the league's and Mosquitto's CPU.
 
-    .venv/bin/python bench/league.py --tables 10 25 50 100 --game-s 60 --seconds 60
+    .venv/bin/python bench/league.py --tables 10 25 50 100 200 --game-s 40 --seconds 120
+    .venv/bin/python bench/league.py --replay 200    # one result's check and replay alone
 """
 
 from __future__ import annotations
@@ -206,13 +207,36 @@ def _pcts(values: list[float]) -> str:
     return f"{statistics.median(ms):.0f} / {p95:.0f} / {ms[-1]:.0f} ms"
 
 
+def replay_cost(games: int) -> None:
+    """What one result costs the league's worker: checking it and replaying its game."""
+    from companion.league.result import parse_claim
+    from companion.league.verify import verify
+
+    rnd = random.Random(7)
+    payloads = [json.dumps(sim_game(i, rnd.randint(4, 8)).result("b000", "0" * 12, 0)).encode()
+                for i in range(games)]
+    spent = []
+    for payload in payloads:
+        start = time.perf_counter()
+        assert verify(parse_claim(payload, "b000")).ok
+        spent.append(time.perf_counter() - start)
+    size = statistics.median(len(p) for p in payloads)
+    print(f"check + replay of {games} results (4 to 8 players, median {size / 1024:.0f} KiB): "
+          f"{_pcts(spent)} (p50 / p95 / max)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, nargs="+", default=[10, 25, 50, 100])
     ap.add_argument("--game-s", type=float, default=60.0, help="seconds a game takes")
     ap.add_argument("--seconds", type=float, default=60.0, help="how long each step runs")
     ap.add_argument("--database", help="a league.database URL (default: SQLite in a temp dir)")
+    ap.add_argument("--replay", type=int, metavar="N",
+                    help="only time checking and replaying N results, in this process")
     args = ap.parse_args()
+    if args.replay:
+        replay_cost(args.replay)
+        return 0
     print("| tables | results stored | result: p50 / p95 / max | venue page: p50 / p95 / max "
           "| league CPU | Mosquitto CPU |\n|---:|---:|---|---|---:|---:|")
     for n in args.tables:
