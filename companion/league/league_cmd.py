@@ -91,7 +91,6 @@ def _run(args: argparse.Namespace) -> int:
     from companion.league.store import Store
     from companion.league.venue_broker import LEAGUE_USER, VenueBroker
     from companion.league.web import Organiser, create_venue_app
-    from companion.referee.access import Access
 
     prepared = prepare(args.config, args.log_level)
     if prepared is None:
@@ -120,10 +119,10 @@ def _run(args: argparse.Namespace) -> int:
     bus = BusClient(mqtt, f"cashnguns-league-{secrets.token_hex(3)}", user=LEAGUE_USER)
     league = League(store, bus, settings.tables).start()
     bus.start()
-    organiser = Organiser(Access("_league", secrets.token_bytes(32), settings.pin))
+    organiser = Organiser(settings.pin)
     server = DashboardServer(create_venue_app(league, organiser, dashboard), dashboard).start()
     log.info("league: venue page on http://%s:%s, organiser PIN %s, database %s, "
-             "%d tables", server.host, server.port, organiser.access.pin, store.url,
+             "%d tables", server.host, server.port, organiser.pin, store.url,
              len(settings.tables))
     stop.wait()
     log.info("stopping")

@@ -9,8 +9,8 @@ table's is) to flag, void or restore a game.
 
 from __future__ import annotations
 
+import hmac
 import secrets
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from flask import Blueprint, Flask, Response, abort, jsonify, request, session
@@ -23,19 +23,26 @@ from companion.dashboard.settings import DashboardSettings
 from companion.dashboard.streams import event_stream
 from companion.league.service import League
 from companion.league.store import StoreError
-from companion.referee.access import Access
 from companion.referee.api import PinGuard
 from companion.referee.commands import CommandError
 
 MAX_NOTE = 200
+PIN_DIGITS = 6
 T = TypeVar("T")
 
 
-@dataclass
 class Organiser:
-    """The league PIN's holder, as the PIN guard knows a table's Godfather."""
+    """The league PIN's holder: the PIN guard asks it as it asks a table's access."""
 
-    access: Access
+    def __init__(self, pin: str | None) -> None:
+        self.pin = pin or f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+
+    @property
+    def access(self) -> Organiser:
+        return self
+
+    def check_pin(self, pin: str) -> bool:
+        return hmac.compare_digest(self.pin.encode(), (pin or "").encode())
 
 
 def is_organiser() -> bool:

@@ -83,3 +83,11 @@ def test_the_venue_summary_takes_only_a_public_state():
     assert summarise(json.dumps(state).encode()) is None
     assert summarise(b"{") is None
     assert summarise(json.dumps({"game": None, "players": []}).encode())["game"] is None
+
+
+def test_the_example_venue_config_is_a_league():
+    from companion.config import DEFAULT_FILE, load
+
+    config = load(DEFAULT_FILE.parent / "venue.yaml")
+    assert config["league"].tables == ("cafe-1", "cafe-2", "cafe-3")
+    assert config["league"].database.startswith("sqlite:///") and config.mqtt.embedded

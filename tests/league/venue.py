@@ -21,7 +21,6 @@ from companion.league.service import League
 from companion.league.store import Store
 from companion.league.venue_broker import VenueBroker
 from companion.league.web import Organiser, create_venue_app
-from companion.referee.access import Access
 
 ORGANISER_PIN = "1357"
 
@@ -85,7 +84,7 @@ def start_league(venue: Venue, database: str, tables: tuple[str, ...]) -> Runnin
     league = League(store, bus, tables).start()
     bus.start()
     assert bus.connected.wait(5), "the league did not connect to the venue broker"
-    organiser = Organiser(Access("_league", secrets.token_bytes(32), ORGANISER_PIN))
+    organiser = Organiser(ORGANISER_PIN)
     settings = DashboardSettings(host="127.0.0.1", port=0, keepalive_s=2)
     server = DashboardServer(create_venue_app(league, organiser, settings), settings).start()
     return RunningLeague(league, store, bus, server)
