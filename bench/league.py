@@ -193,27 +193,35 @@ def run(n: int, args: argparse.Namespace) -> dict[str, object]:
         if time.monotonic() > deadline or league.poll() is not None:
             raise SystemExit(f"companion league did not start: {folder / 'league.log'}")
         time.sleep(0.1)
-    creds = json.loads((folder / "broker" / "credentials.json").read_text())
     mosquitto = child_pid(league.pid, "mosquitto")
     # paho waits with select(), which takes file descriptors below 1024 only: at most
     # TABLES_PER_WORKER tables (3 descriptors each) in one process
     chunks = [tables[i:i + TABLES_PER_WORKER] for i in range(0, n, TABLES_PER_WORKER)]
+    try:
+        return measure(league, folder, n, chunks, port, web, mosquitto, args)
+    finally:
+        league.send_signal(signal.SIGTERM)
+        league.wait(30)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def measure(league: subprocess.Popen, folder: Path, n: int, chunks: list[list[str]],
+            port: int, web: int, mosquitto: int | None,
+            args: argparse.Namespace) -> dict[str, object]:
+    creds = json.loads((folder / "broker" / "credentials.json").read_text())
     with multiprocessing.get_context("fork").Pool(len(chunks) + 1) as pool:
         cpu0 = (cpu_s(league.pid), cpu_s(mosquitto) if mosquitto else 0.0, time.monotonic())
         played = [pool.apply_async(play_tables, (chunk, port, creds, args.game_s,
                                                  args.seconds, n * 1000 + i))
                   for i, chunk in enumerate(chunks)]
         probe = pool.apply_async(probe_page, (web, port, creds["probe"], args.seconds))
-        done = [p.get(args.seconds + 120) for p in played]
-        page = probe.get(args.seconds + 60)
+        done = [p.get(args.seconds + 600) for p in played]  # a loaded machine is slow
+        page = probe.get(args.seconds + 600)
         elapsed = time.monotonic() - cpu0[2]
         cpu = (cpu_s(league.pid) - cpu0[0],
                (cpu_s(mosquitto) if mosquitto else 0.0) - cpu0[1])
     results = [v for d in done for v in d[0]]
     unacked = sum(d[1] for d in done)
-    league.send_signal(signal.SIGTERM)
-    league.wait(30)
-    shutil.rmtree(folder, ignore_errors=True)
     return {"tables": n, "results": len(results), "unacked": unacked,
             "result": _pcts(results), "page": _pcts(page),
             "league_cpu": cpu[0] / elapsed, "mosquitto_cpu": cpu[1] / elapsed}
