@@ -14,6 +14,8 @@ plain value, a list (joined with "and"), a text, or `{"money": n}`.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -354,3 +356,26 @@ def seat_private(t: Snapshot, seat_no: int) -> dict[str, Any] | None:
                                                    aimless=aiming_at_nobody(game.state))
                                      for a in legal],
     }
+
+
+def compact_json(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":")).encode()
+
+
+def splice(public: bytes, me: Any) -> bytes:
+    """A phone's view from the public view's bytes: `seat` is the public view with `me` as
+    its last key, so this is the same JSON without building the public part again."""
+    return public[:-1] + b',"me":' + compact_json(me) + b"}"
+
+
+class TableFrame:
+    """The table after one change, as the live streams send it: each audience's view as
+    JSON, a phone's spliced from the public view's bytes (dashboard/streams.py)."""
+
+    def __init__(self, t: Snapshot) -> None:
+        self.t, self.version, self.revision = t, t.version, t.revision
+
+    def body(self, view: str | tuple[str, int], public_body: Callable[[], bytes]) -> bytes:
+        if isinstance(view, tuple):
+            return splice(public_body(), seat_private(self.t, view[1]))
+        return compact_json(control(self.t) if view == "control" else public(self.t))

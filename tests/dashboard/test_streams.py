@@ -15,12 +15,14 @@ from companion.config import ConfigError, parse
 from companion.dashboard.app import create_app
 from companion.dashboard.server import DashboardServer
 from companion.dashboard.settings import DashboardSettings
-from companion.dashboard.streams import ChangeViews, encode, splice
+from companion.dashboard.streams import ChangeViews
 from companion.referee import views
 from companion.referee.commands import Auth
 from companion.referee.journal import Journal
 from companion.referee.settings import RefereeSettings
 from companion.referee.table import Table
+from companion.referee.views import TableFrame, splice
+from companion.referee.views import compact_json as encode
 from companion.sensors.facts import Fact
 
 PIN = "1357"
@@ -138,7 +140,7 @@ def test_each_view_is_built_once_per_change_and_phones_do_not_rebuild_the_public
 
     for name in ("public", "seat_private"):
         monkeypatch.setattr(views, name, counting(name))
-    change = ChangeViews(table)
+    change = ChangeViews(lambda: TableFrame(table.view()))
     for _ in range(2):
         for view in [*[("seat", s) for s in range(1, 9)], "public"] * 3:
             change.get(view)
