@@ -17,6 +17,7 @@ from companion.league.result import result_message
 from companion.referee.export import export_scenario
 from companion.referee.game import Game
 from companion.referee.journal import Journal
+from companion.referee.readings import Readings
 from companion.referee.stage import Stage
 from companion.referee.views import Snapshot, public
 from companion.rules import apply_in_place, new_game
@@ -44,7 +45,8 @@ class SimGame:
         s = new_game(setup)
         seats = dict(self.record["seats"])
         game = Game(self.game_id, self.record, s, seats)
-        sensors: dict[int, dict[str, Any]] = {seat: {} for seat in seats.values()}
+        no_sensors = Readings()  # a replayed game: every seat as a sensor reads at rest
+        sensors = {seat: no_sensors.seat_now(seat, 0.0) for seat in seats.values()}
         for version, action in enumerate(self.played.actions, start=1):
             apply_in_place(s, action)
             game.actions.append(action)
