@@ -28,6 +28,7 @@ class Running:
     wake: threading.Event
     notifier: Notifier
     announcer: Any = None  # the mDNS name, when dashboard.mdns is on
+    league: Any = None  # the league reporter (companion/league/reporter.py), if any
 
     @property
     def url(self) -> str:
@@ -39,6 +40,8 @@ class Running:
             self.announcer.stop()
         self.stop_event.set()
         self.wake.set()
+        if self.league is not None:
+            self.league.stop()
         self.server.stop()
         self.bus.stop()
         self.bridge.stop()
@@ -54,6 +57,8 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
     from companion.bus.topics import Topics
     from companion.dashboard.app import create_app
     from companion.dashboard.server import DashboardServer
+    from companion.league.reporter import Reporter
+    from companion.league.roster_api import roster_blueprint
     from companion.referee.journal import Journal
     from companion.referee.mqtt_link import RefereeLink
     from companion.referee.table import Table
@@ -97,6 +102,8 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
                     status_topic=f"{topics.base}/referee/status", user="referee")
     link = RefereeLink(table, bus, topics, referee.home_assistant, referee.discovery_prefix)
     link.start()
+    league = config["league"]
+    reporter = Reporter(table, bus, league).start() if league.reports else None
     bus.start()
     stop = threading.Event()
     threading.Thread(target=link.watch_broker, args=(stop,), name="broker-probe",
@@ -105,7 +112,9 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
     table.subscribe(lambda _revision: wake.set())
     threading.Thread(target=_drive, args=(table, stop, wake, notifier.heartbeat()),
                      name="referee-time", daemon=True).start()
-    server = DashboardServer(create_app(table, dashboard), dashboard).start()
+    app = create_app(table, dashboard)
+    app.register_blueprint(roster_blueprint(reporter))  # the New game form's league names
+    server = DashboardServer(app, dashboard).start()
     announcer = None
     if dashboard.mdns:
         from companion.service.mdns import Announcer
@@ -115,7 +124,8 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
     log.info("table %s: dashboard on http://%s:%s, PIN %s, %s, journal %s", config.table,
              server.host, server.port, table.access.pin, game, journal.path)
     notifier.ready(f"table {config.table}: dashboard on port {server.port}, {game}")
-    return Running(table, bridge, server, bus, journal, stop, wake, notifier, announcer)
+    return Running(table, bridge, server, bus, journal, stop, wake, notifier, announcer,
+                   reporter)
 
 
 def _drive(table: Any, stop: threading.Event, wake: threading.Event,

@@ -13,6 +13,7 @@ from companion.dashboard.sim import sim_blueprint
 from companion.dashboard.streams import StreamServer, streams_blueprint
 from companion.referee.api import api_blueprint
 from companion.referee.table import Table
+from companion.referee.views import TableFrame
 
 # Everything comes from this server: no CDN, no inline script, no framing.
 SECURITY_HEADERS = {
@@ -36,7 +37,8 @@ def create_app(table: Table, settings: DashboardSettings | None = None) -> Flask
         TESTING=False,
         MAX_CONTENT_LENGTH=64 * 1024,
     )
-    streams = StreamServer(table, settings.max_streams, settings.keepalive_s)
+    streams = StreamServer(lambda: TableFrame(table.view()), table.subscribe,
+                           settings.max_streams, settings.keepalive_s)
     app.extensions["streams"] = streams  # started by the server (dashboard/server.py)
     app.register_blueprint(api_blueprint(table))
     app.register_blueprint(streams_blueprint(table, streams))

@@ -12,19 +12,17 @@ game's version: a stalled page holds two frames at most; a reconnected one is wh
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import selectors
 import socket
 import threading
 import time
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from flask import Blueprint, Response, abort, jsonify, request
 
 from companion.dashboard.access import is_controller
-from companion.referee import phone, views
 from companion.referee.api import phone_claim
 from companion.referee.table import Table
 
@@ -36,16 +34,6 @@ RETRY_MS = 1000  # how soon a browser reconnects a dropped stream
 RETRY_AFTER_S = 5  # how long a page refused for the stream limit is asked to wait
 SEND_BUFFER = 64 * 1024  # the kernel's send buffer per stream (Linux doubles it)
 STOP_WAIT_S = 2.0  # how long stopping waits for pages to take their last bytes
-
-
-def encode(value: Any) -> bytes:
-    return json.dumps(value, separators=(",", ":")).encode()
-
-
-def splice(public: bytes, me: Any) -> bytes:
-    """A phone's view from the public view's bytes: `phone.seat` is the public view with
-    `me` as its last key, so this is the same JSON without building the public part again."""
-    return public[:-1] + b',"me":' + encode(me) + b"}"
 
 
 def wire(message: bytes) -> tuple[bytes, bytes]:
@@ -64,14 +52,24 @@ class Snapshot(NamedTuple):
     message: tuple[bytes, bytes]  # its SSE message, written once for every page (`wire`)
 
 
-class ChangeViews:
-    """The views of the table as it is after one change, each built at most once, and
-    only when a stream shows it. Used by the loop thread alone."""
+class Frame(Protocol):
+    """What the streams show after one change: its version and revision, and each view's
+    JSON (`public_body` gives the public view's bytes, for a view spliced from them)."""
 
-    def __init__(self, table: Table) -> None:
-        self.table = table
+    version: int
+    revision: int
+
+    def body(self, view: View, public_body: Callable[[], bytes]) -> bytes: ...
+
+
+class ChangeViews:
+    """The views after one change, each built at most once, and only when a stream shows
+    it. Used by the loop thread alone."""
+
+    def __init__(self, now: Callable[[], Frame]) -> None:
+        self.now = now
         self.built: dict[View, Snapshot] = {}
-        self._now: views.Snapshot | None = None
+        self._now: Frame | None = None
 
     def next_change(self) -> None:
         self.built.clear()
@@ -81,11 +79,8 @@ class ChangeViews:
         hit = self.built.get(view)
         if hit is not None:
             return hit
-        t = self._now = self._now or self.table.view()
-        if isinstance(view, tuple):
-            body = splice(self.get("public").body, phone.seat_private(t, view[1]))
-        else:
-            body = encode(views.control(t) if view == "control" else views.public(t))
+        t = self._now = self._now or self.now()
+        body = t.body(view, lambda: self.get("public").body)
         message = wire(b"id: %d\nevent: state\ndata: " % t.version + body + b"\n\n")
         snap = self.built[view] = Snapshot(t.version, t.revision, body, message)
         return snap
@@ -137,9 +132,10 @@ class StreamServer:
     """Every open stream, written by one thread that sleeps until a change, a page ready
     for more bytes, or a keep-alive is due."""
 
-    def __init__(self, table: Table, limit: int, keepalive_s: float) -> None:
+    def __init__(self, now: Callable[[], Frame], subscribe: Callable[[Callable], Any],
+                 limit: int, keepalive_s: float) -> None:
         self.limit, self.keepalive_s = limit, keepalive_s
-        self._views = ChangeViews(table)
+        self._views = ChangeViews(now)
         self._lock = threading.Lock()
         self._count_changed = threading.Condition(self._lock)
         self._admitted = 0  # open streams and those being handed over: what the limit counts
@@ -152,7 +148,7 @@ class StreamServer:
         self._wake_r: socket.socket | None = None
         self._wake_w: socket.socket | None = None
         self._thread: threading.Thread | None = None
-        self.detach = table.subscribe(self.changed)
+        self.detach: Callable[[], Any] = subscribe(self.changed) or (lambda: None)
 
     # -- any thread -----------------------------------------------------------------
 
@@ -383,18 +379,22 @@ def streams_blueprint(table: Table, streams: StreamServer) -> Blueprint:
 
     @bp.get("/api/events")
     def events() -> Response:
-        view, allowed = requested_view()
-        hand_over = request.environ.get(HAND_OVER)
-        if hand_over is None:
-            abort(501, "event streams need the companion's own server (companion run)")
-        if not streams.admit():
-            refused = jsonify({"error": f"this table serves {streams.limit} live pages at "
-                                        f"most: try again in {RETRY_AFTER_S} s"})
-            refused.status_code = 503
-            refused.headers["Retry-After"] = str(RETRY_AFTER_S)
-            return refused
-        hand_over(Admission(streams, view, allowed))
-        return Response(iter(()), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return stream_response(streams, *requested_view())
 
     return bp
+
+
+def stream_response(streams: StreamServer, view: View, allowed: Callable[[], bool]) -> Response:
+    """Admit a stream under the limit and hand its connection to the loop, or refuse."""
+    hand_over = request.environ.get(HAND_OVER)
+    if hand_over is None:
+        abort(501, "event streams need the companion's own server (companion run)")
+    if not streams.admit():
+        refused = jsonify({"error": f"this server serves {streams.limit} live pages at "
+                                    f"most: try again in {RETRY_AFTER_S} s"})
+        refused.status_code = 503
+        refused.headers["Retry-After"] = str(RETRY_AFTER_S)
+        return refused
+    hand_over(Admission(streams, view, allowed))
+    return Response(iter(()), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -16,7 +16,7 @@ import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -97,6 +97,11 @@ class Journal:
                     raise
             except sqlite3.Error as e:  # the disk is full, the card went read-only, ...
                 raise JournalError(f"cannot write the game journal {self.path}: {e}") from None
+
+    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        """One transaction on the journal's connection, for a part that keeps its own
+        tables in the journal's file (the league's outbox): on disk when the block ends."""
+        return self._write()
 
     def secret(self) -> bytes:
         """A random key kept with the games, so phone links survive a restart."""

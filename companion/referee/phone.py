@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.referee.views import Snapshot, action_label, aiming_at_nobody, button, public
+from companion.referee.labels import action_label, aiming_at_nobody, button
 from companion.rules.phases import waiting
 from companion.rules.state import GameState
 
@@ -55,30 +55,6 @@ def my_turn(s: GameState, name: str) -> str | None:
     return f"turn.{wait.key}" if name in wait.players and wait.key in TURNS else None
 
 
-def phone_commands(t: Snapshot, name: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
+def phone_commands(s: GameState, name: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
     """The part of a phone's private view that asks something of its owner."""
-    game = t.game
-    assert game is not None
-    return {"turn": my_turn(game.state, name), "commands": phone_buttons(game.state, legal)}
-
-
-def seat(t: Snapshot, seat_no: int) -> dict[str, Any]:
-    """A phone's view: the public view plus `me`, its last key (the event streams splice
-    `me` onto the public view's bytes instead of building the public part again)."""
-    return {**public(t), "me": seat_private(t, seat_no)}
-
-
-def seat_private(t: Snapshot, seat_no: int) -> dict[str, Any] | None:
-    """What only the phone of `seat_no` sees: its player's hand, loot, power and buttons."""
-    game = t.game
-    if game is None or seat_no not in game.player_at:
-        return None
-    name = game.player_at[seat_no]
-    p = game.state.players[game.state.index[name]]
-    hand = None if game.state.physical else {"bang": p.bang, "click": p.click}
-    legal = [a.to_dict() for a in t.legal if a.player == name]
-    return {
-        "seat": seat_no, "player": name, "power": p.power, "hand": hand,
-        "card": p.card if not game.state.physical else None, "loot": p.loot[:],
-        "legal": legal, **phone_commands(t, name, legal),
-    }
+    return {"turn": my_turn(s, name), "commands": phone_buttons(s, legal)}

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.clock import Clock
-from companion.referee import amend, ending, phone, replay, views
+from companion.referee import amend, ending, replay, views
 from companion.referee import stage as stages
 from companion.referee.access import Access, check_player
 from companion.referee.commands import EXACT_VERSION, Auth, CommandError
@@ -383,7 +383,7 @@ class Table:
         return views.control(self.view())
 
     def seat_state(self, seat: int) -> dict[str, Any]:
-        return phone.seat(self.view(), seat)
+        return views.seat(self.view(), seat)
 
 
 _COMMANDS: dict[str, Callable[[Table, dict[str, Any], Auth], None]] = {

@@ -14,6 +14,8 @@ plain value, a list (joined with "and"), a text, or `{"money": n}`.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -21,6 +23,8 @@ from typing import Any
 from companion.referee import board, ending
 from companion.referee.access import tells_a_hand
 from companion.referee.game import Game
+from companion.referee.labels import action_button, aiming_at_nobody, button
+from companion.referee.phone import phone_commands
 from companion.referee.stage import Stage, countdown_allowed
 from companion.rules import GameState, legal_actions, phase_of, waiting
 from companion.rules.cards import LOOT_KIND, PILE_SIZE, ROUNDS
@@ -209,12 +213,6 @@ def control(t: Snapshot) -> dict[str, Any]:
     return out
 
 
-def button(command: dict[str, Any], label: str, primary: bool = False,
-           **args: Any) -> dict[str, Any]:
-    """A ready-made button: the command the API takes, its label as a text."""
-    return {"command": command, "label": label, "args": args, "primary": primary}
-
-
 def referee_commands(t: Snapshot) -> list[dict[str, Any]]:
     """The Godfather's own commands allowed now: the countdown, pause or resume, undo."""
     game = t.game
@@ -260,73 +258,46 @@ def deal_form(s: GameState) -> dict[str, Any] | None:
             "min": 1, "max": PILE_SIZE}
 
 
-def aiming_at_nobody(s: GameState) -> frozenset[str]:
-    """The players counted too slow this round: an order makes them aim, not change target."""
-    return frozenset(p.name for p in s.players if p.alive and p.aimed and p.target is None)
+def seat(t: Snapshot, seat_no: int) -> dict[str, Any]:
+    """A phone's view: the public view plus `me`, its last key (the event streams splice
+    `me` onto the public view's bytes instead of building the public part again)."""
+    return {**public(t), "me": seat_private(t, seat_no)}
 
 
-def action_button(a: dict[str, Any], phone: bool = False,
-                  aimless: frozenset[str] = frozenset()) -> dict[str, Any]:
-    """A legal action as a button: {"type": "action", "action": a}, labelled for a tablet
-    ("Ana plays Bang!") or for the player's own phone ("Play Bang!")."""
-    key, args = action_label(a, phone, aimless)
-    return button({"type": "action", "action": a}, key, **args)
+def seat_private(t: Snapshot, seat_no: int) -> dict[str, Any] | None:
+    """What only the phone of `seat_no` sees: its player's hand, loot, power and buttons."""
+    game = t.game
+    if game is None or seat_no not in game.player_at:
+        return None
+    name = game.player_at[seat_no]
+    p = game.state.players[game.state.index[name]]
+    hand = None if game.state.physical else {"bang": p.bang, "click": p.click}
+    legal = [a.to_dict() for a in t.legal if a.player == name]
+    return {
+        "seat": seat_no, "player": name, "power": p.power, "hand": hand,
+        "card": p.card if not game.state.physical else None, "loot": p.loot[:],
+        "legal": legal, **phone_commands(game.state, name, legal),
+    }
 
 
-def action_label(a: dict[str, Any], phone: bool = False,
-                 aimless: frozenset[str] = frozenset()) -> tuple[str, dict[str, Any]]:
-    p, kind = a["player"], a["type"]
-    if kind == "choose":
-        if a.get("card"):
-            return (f"phone.play_{a['card']}", {}) if phone else (
-                f"action.choose_{a['card']}", {"player": p})
-        return "action.choose_hidden", {"player": p}
-    if kind == "aim":
-        return ("action.aim", {"player": p, "target": a["target"]}) if a.get("target") \
-            else ("action.aim_nobody", {"player": p})
-    if kind == "courage":
-        return "action.lie_down" if a["down"] else "action.stand", {"player": p}
-    if kind == "reveal":
-        return f"action.reveal_{a['card']}", {"player": p}
-    if kind == "privilege":
-        if not a.get("order"):
-            return "action.privilege_none", {"player": p}
-        key = "action.privilege_aim" if a["order"] in aimless else "action.privilege"
-        return key, {"player": p, "order": a["order"]}
-    if kind == "take":
-        shares = a.get("loot")
-        if shares is None:
-            return "action.take_nothing", {"player": p}
-        shares = shares if isinstance(shares, list) else [shares]
-        return "action.take", {"player": p, "loot": [loot(c) for c in shares]}
-    if kind == "forbid":
-        return "action.forbid", {"player": p, "target": a["target"],
-                                 "kind": text(f"kind.{a['kind']}")}
-    if kind == "hustle":
-        if not a.get("victim"):
-            return "action.hustle_none", {"player": p}
-        if a.get("give"):
-            return "action.hustle_give", {"player": p, "victim": a["victim"],
-                                          "give": card(a["give"])}
-        return "action.hustle", {"player": p, "victim": a["victim"]}
-    if kind == "swap":
-        return ("action.swap_to", {"player": p, "card": card(a["card"])}) if a.get("card") \
-            else ("action.swap", {"player": p})
-    if kind == "smart":
-        return ("action.smart_discard", {"player": p, "card": card(a["discard"])}) \
-            if a.get("discard") else ("action.smart", {"player": p})
-    if kind == "junk":
-        if a.get("got"):
-            return "action.junk_got", {"player": p, "loot": loot(a["got"])}
-        if a.get("pile") is None:
-            return "action.junk_keep", {"player": p}
-        return "action.junk", {"player": p, "pile": a["pile"]}
-    return "ref.deal", {}  # deal: the physical-loot form's own button
+def compact_json(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":")).encode()
 
 
-def card(c: str) -> Text:
-    return text(f"card.{c}")
+def splice(public: bytes, me: Any) -> bytes:
+    """A phone's view from the public view's bytes: `seat` is the public view with `me` as
+    its last key, so this is the same JSON without building the public part again."""
+    return public[:-1] + b',"me":' + compact_json(me) + b"}"
 
 
-def loot(c: str) -> Text:
-    return text(f"loot.{c}")
+class TableFrame:
+    """The table after one change, as the live streams send it: each audience's view as
+    JSON, a phone's spliced from the public view's bytes (dashboard/streams.py)."""
+
+    def __init__(self, t: Snapshot) -> None:
+        self.t, self.version, self.revision = t, t.version, t.revision
+
+    def body(self, view: str | tuple[str, int], public_body: Callable[[], bytes]) -> bytes:
+        if isinstance(view, tuple):
+            return splice(public_body(), seat_private(self.t, view[1]))
+        return compact_json(control(self.t) if view == "control" else public(self.t))

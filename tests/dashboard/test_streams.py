@@ -15,12 +15,14 @@ from companion.config import ConfigError, parse
 from companion.dashboard.app import create_app
 from companion.dashboard.server import DashboardServer
 from companion.dashboard.settings import DashboardSettings
-from companion.dashboard.streams import ChangeViews, encode, splice
-from companion.referee import phone, views
+from companion.dashboard.streams import ChangeViews
+from companion.referee import views
 from companion.referee.commands import Auth
 from companion.referee.journal import Journal
 from companion.referee.settings import RefereeSettings
 from companion.referee.table import Table
+from companion.referee.views import TableFrame, splice
+from companion.referee.views import compact_json as encode
 from companion.sensors.facts import Fact
 
 PIN = "1357"
@@ -119,7 +121,7 @@ def test_a_phones_view_spliced_from_the_public_bytes_is_the_view_built_whole(tmp
         t = table.view()
         public = encode(views.public(t))
         for seat in range(1, 9):  # seats 6 to 8 hold nobody in the second game
-            assert splice(public, phone.seat_private(t, seat)) == encode(phone.seat(t, seat))
+            assert splice(public, views.seat_private(t, seat)) == encode(views.seat(t, seat))
     table.journal.close()
 
 
@@ -128,17 +130,17 @@ def test_each_view_is_built_once_per_change_and_phones_do_not_rebuild_the_public
     table = new_table(tmp_path / "j.sqlite3")
     built: list[str] = []
 
-    def counting(module, name: str):
-        real = getattr(module, name)
+    def counting(name: str):
+        real = getattr(views, name)
 
         def build(t, *args):
             built.append(name)
             return real(t, *args)
         return build
 
-    for module, name in ((views, "public"), (phone, "seat_private")):
-        monkeypatch.setattr(module, name, counting(module, name))
-    change = ChangeViews(table)
+    for name in ("public", "seat_private"):
+        monkeypatch.setattr(views, name, counting(name))
+    change = ChangeViews(lambda: TableFrame(table.view()))
     for _ in range(2):
         for view in [*[("seat", s) for s in range(1, 9)], "public"] * 3:
             change.get(view)

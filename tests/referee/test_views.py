@@ -12,7 +12,7 @@ import pytest
 from local_table import NAMES8, LocalPort
 
 from companion.bots.table_bot import TableBot
-from companion.referee import ending, phone, views
+from companion.referee import ending, labels, phone, views
 from companion.rules import Setup, countdown_step, new_game
 from companion.rules.cards import LOOT_KIND, PILE_SIZE, ROUNDS
 from companion.rules.scoring import finish
@@ -181,7 +181,7 @@ def test_a_phone_has_its_own_buttons_in_the_same_shape():
 
 
 def test_action_labels():
-    label = views.action_label
+    label = labels.action_label
     assert label({"type": "choose", "player": "Ana"}) == (
         "action.choose_hidden", {"player": "Ana"})
     assert label({"type": "aim", "player": "Ana", "target": None}) == (
