@@ -12,6 +12,7 @@ taken; the game is then played to its end for the end screen. About 1 MB in all.
 from __future__ import annotations
 
 import io
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -19,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench"), str(ROOT / "tests" / "dashboard")]
 
-from conftest import CHROMIUM, SIZES  # noqa: E402
+from conftest import SIZES  # noqa: E402
 from PIL import Image  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 from sensors_mqtt import free_port, start_mosquitto  # noqa: E402
@@ -30,6 +31,7 @@ from test_phone_wording import tap_until  # noqa: E402
 from companion.dashboard.i18n import LANGUAGES  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 POWERS = {"Ana": "hustler", "Bob": "kid", "Cyd": "doctor", "Dee": "greedy"}
 
 
