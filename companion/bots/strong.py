@@ -1,0 +1,86 @@
+"""The strong bot: it plans by playing each of its options out in many guessed games.
+
+Flat Monte Carlo over determinized hidden information: for each playout it samples a game
+consistent with what its seat knows (`determinize.py`), applies one of its options, plays
+the rest of the game with fast sensible players (`playout.py`) and scores the end (a win,
+plus a little for the money margin). Options are tried in turn, then by UCB1; the best
+average wins. A decision is bounded by a number of playouts and, for a table where people
+watch, by a time limit (then its choices depend on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+
+from companion.bots.determinize import determinize
+from companion.bots.playout import play_out, take_value, utility
+from companion.bots.styles import Bot, Option
+from companion.bots.view import SeatView
+from companion.rules import apply_in_place
+
+PLAYOUTS = 48  # per decision, by default
+EXPLORE = 0.5  # UCB1's exploration constant, for utilities of about 0 to 1
+MAX_DOUBLES = 6  # the Greedy's double shares tried, the best by face value
+
+
+class StrongBot(Bot):
+    style = "strong"
+    summary = ("Strong: before each choice, plays each option out in dozens of possible "
+               "games (guessing the hands and piles it cannot see) and picks what wins most.")
+    needs_state = True
+
+    def __init__(self, seed: int, playouts: int = PLAYOUTS,
+                 time_limit_s: float | None = None) -> None:
+        super().__init__(seed)
+        self.playouts, self.time_limit_s = playouts, time_limit_s
+
+    def decide(self, view: SeatView | None, options: Sequence[Option]) -> Option:
+        assert view is not None and view.state is not None  # (needs_state)
+        tried = _worth_trying(options)
+        if len(tried) == 1:
+            return tried[0]
+        deadline = None if self.time_limit_s is None else time.monotonic() + self.time_limit_s
+        kind = next(a.type for a in tried if a is not None)
+        totals, counts = [0.0] * len(tried), [0] * len(tried)
+        for i in range(max(self.playouts, len(tried))):
+            if i >= len(tried) and deadline is not None and time.monotonic() > deadline:
+                break
+            k = i if i < len(tried) else _ucb(totals, counts, i)
+            totals[k] += self._playout(view, tried[k], kind)
+            counts[k] += 1
+        best = max(range(len(tried)), key=lambda k: totals[k] / counts[k] if counts[k] else -9)
+        return tried[best]
+
+    def _playout(self, view: SeatView, option: Option, kind: str) -> float:
+        world = determinize(view, self.rnd)
+        if option is None:  # a pass: the power's actions are left out at the first step
+            play_out(world, self.rnd, skip=(kind, view.me))
+        else:
+            apply_in_place(world, option)
+            play_out(world, self.rnd)
+        return utility(world, view.me)
+
+
+def _ucb(totals: list[float], counts: list[int], n: int) -> int:
+    log_n = math.log(n)
+    return max(range(len(totals)), key=lambda k: totals[k] / counts[k]
+               + EXPLORE * math.sqrt(log_n / counts[k]))
+
+
+def _worth_trying(options: Sequence[Option]) -> list[Option]:
+    """The options, less those that cannot be better than another: a gun left down when a
+    target is allowed, all but the best few double shares, the same blind draw twice."""
+    actions = [a for a in options if a is not None]
+    kind = actions[0].type if actions else ""
+    if kind == "aim" and any(a.target is not None for a in actions):
+        return [a for a in options if a is not None and a.target is not None]
+    if kind == "take":
+        singles = [a for a in actions if not isinstance(a.loot, tuple)]
+        doubles = sorted((a for a in actions if isinstance(a.loot, tuple)),
+                         key=take_value, reverse=True)
+        return [*singles, *doubles[:MAX_DOUBLES]]
+    if kind == "junk":
+        return [None, *[a for a in actions if a.pile is None][:1]]
+    return list(options)
