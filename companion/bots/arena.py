@@ -1,10 +1,12 @@
 """A whole game between bots, each asked only what its seat decides, from what it can see.
 
 The engine lists the legal actions; the arena splits them into decisions: an optional
-power's holder uses it or passes, then every player a step waits for decides. Steps the
-rules play at once (the bullet choice, the hold-up, courage) are decided by everyone from
-the same moment, before anyone's choice is applied, as at a real table on "three!"; the
-Kid, who aims after the others (R25), decides once they have.
+power's holder uses it or passes, then every player a step waits for decides. A pass is
+applied before anyone else is asked, since what the engine lists beyond a window can tell
+hidden cards (past the Smart's window, the shots are resolved). Steps the rules play at
+once (the bullet choice, the hold-up, courage) are decided by everyone from the same
+moment, before anyone's choice is applied, as at a real table on "three!"; the Kid, who
+aims after the others (R25), decides once they have.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from companion.bots.memory import Memory
 from companion.bots.styles import Bot, Option
 from companion.bots.view import my_options, seat_view
 from companion.rules import Action, GameState, Setup, apply_in_place, legal_actions, new_game
+from companion.rules.engine import pass_window
 from companion.rules.state import OVER
 
 # Optional powers the game waits for (R3); the Dictator's forbid is open beside the take.
@@ -54,20 +57,23 @@ class Arena:
         raise RuntimeError(f"the game did not end after {MAX_DECISIONS} decisions")
 
     def next_actions(self) -> list[Action]:
-        """The actions decided now: one power used, or every choice of a step."""
+        """The actions decided now: one power used, or every choice of a step; none when
+        an optional power was passed (the game has moved on: ask again)."""
         pending = legal_actions(self.state)
-        while True:
-            window = _open_window(pending)
-            if window is None:
-                return self._step(pending, pending[0].type)
-            kind, holder = window
-            options: list[Option] = [*self._mine(pending, kind, holder)]
-            if kind in PASS_BY_WAITING:
-                options.append(None)
-            used = self.ask(holder, options)
-            if used is not None:
-                return [used]
-            pending = [a for a in pending if a.type != kind or a.player != holder]
+        window = _open_window(pending)
+        if window is None:
+            return self._step(pending, pending[0].type)
+        kind, holder = window
+        options: list[Option] = [*self._mine(pending, kind, holder)]
+        if kind in PASS_BY_WAITING:
+            options.append(None)
+        used = self.ask(holder, options)
+        if used is not None:
+            return [used]
+        if kind in WINDOWS:  # passed for real: what comes next may hang on hidden cards
+            pass_window(self.state, kind)
+            return []
+        return self._step([a for a in pending if a.type != kind], pending[0].type)
 
     def _step(self, pending: list[Action], kind: str) -> list[Action]:
         """Everyone this step waits for decides, all from the same moment."""

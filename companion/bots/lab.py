@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import random
+import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,10 @@ STYLES: dict[str, type[Bot]] = {
 GameRecord = dict[str, Any]
 
 
+class LabError(RuntimeError):
+    """A game of the run failed; the message names it and holds the traceback."""
+
+
 @dataclass(frozen=True)
 class Plan:
     """What a run plays: how many games, at which table, with which bots."""
@@ -46,6 +51,7 @@ class Plan:
     powers: bool = True
     cards: str = "digital"  # or "physical": hands are not kept (no strong bot)
     playouts: int | None = None  # the strong bot's playouts per decision (None: its default)
+    checked: bool = False  # check every action against the engine's legal actions (tests)
 
     def styles_of(self, game: int) -> list[str]:
         """Seat j of game i gets style (i + j): every style sits at every seat in turn."""
@@ -76,7 +82,7 @@ def play_game(plan: Plan, i: int) -> GameRecord:
     styles = plan.styles_of(i)
     bots = {name: make_bot(style, rnd.getrandbits(63), plan.playouts)
             for name, style in zip(setup.players, styles, strict=True)}
-    arena = Arena(setup, bots)
+    arena = Arena(setup, bots, checked=plan.checked)
     return record(arena.play(), styles, arena.actions)
 
 
@@ -131,7 +137,14 @@ def bonus_decided(s: GameState, totals: list[dict[str, int]]) -> bool:
 
 def _chunk(args: tuple[Plan, int, int]) -> tuple[int, list[GameRecord]]:
     plan, start, stop = args
-    return start, [play_game(plan, i) for i in range(start, stop)]
+    records = []
+    for i in range(start, stop):
+        try:
+            records.append(play_game(plan, i))
+        except Exception as e:  # (sent back as text: not every exception unpickles)
+            raise LabError(f"game {i} of seed {plan.seed} failed:\n{traceback.format_exc()}"
+                           ) from e
+    return start, records
 
 
 def run(plan: Plan, jobs: int, tick: Callable[[int], None] = lambda done: None,

@@ -104,7 +104,11 @@ def run(args: argparse.Namespace) -> int:
                     powers=args.powers, cards=args.cards, playouts=args.playouts)
     progress = Progress(plan.games)
     start = time.perf_counter()
-    records = lab.run(plan, min(args.jobs, plan.games), progress.update)
+    try:
+        records = lab.run(plan, min(args.jobs, plan.games), progress.update)
+    except lab.LabError as e:
+        print(f"companion simulate: {e}", file=sys.stderr)
+        return 1
     elapsed = time.perf_counter() - start
     data = summarize(plan, records, style_summaries(lab.STYLES))
     print_summary(data, records, elapsed)

@@ -113,7 +113,7 @@ class StyleBot(Bot):
 
     def hustle(self, view: SeatView, options: Sequence[Option]) -> Option:
         """Draw from the hand most likely to hold a Bang!, give back a Click! if I can."""
-        victims = {a.victim for a in options if a is not None and a.victim}
+        victims = list(dict.fromkeys(a.victim for a in options if a is not None and a.victim))
         if not victims:
             return _pick(options, lambda a: a.victim is None)
         victim = max(victims, key=lambda n: est.bang_chance(view.seat_of(n)))
