@@ -61,22 +61,24 @@ def _bots(data: dict[str, Any]) -> str:
 def _rates(data: dict[str, Any]) -> str:
     even = data["even_share"]
     out = ["<h2>Who wins</h2>",
-           "<h3>By bot style</h3>", rate_bars(data["by_style"], even), _rate_table(
-               data["by_style"], "style"),
-           "<h3>By seat</h3><p class=\"note\">Seat 1 holds the Godfather's desk in round 1."
-           "</p>", rate_bars(data["by_seat"], even), _rate_table(data["by_seat"], "seat")]
+           _rated("by_style", "By bot style", data["by_style"], "style", even),
+           _rated("by_seat", "By seat", data["by_seat"], "seat", even,
+                  "Seat 1 holds the Godfather's desk in round 1.")]
     if data["by_power"]:
-        out += ["<h3>By power</h3>", rate_bars(data["by_power"], even),
-                _rate_table(data["by_power"], "power")]
+        out.append(_rated("by_power", "By power", data["by_power"], "power", even))
     return "\n".join(out)
 
 
-def _rate_table(rows: Sequence[dict[str, Any]], what: str) -> str:
+def _rated(name: str, title: str, rows: Sequence[dict[str, Any]], what: str,
+           even: float | None, note: str = "", rate: str = "win rate") -> str:
+    """A chart of rates with their intervals, and the same figures as a table."""
     lines = "".join(
         f"<tr><td>{escape(r['label'])}</td><td>{percent(r['rate'])}</td>"
         f"<td>{percent(r['low'])} – {percent(r['high'])}</td><td>{r['n']:,}</td></tr>"
         for r in rows)
-    return (f"<table><tr><th>{what}</th><th>win rate</th><th>95 % interval</th>"
+    return (f"<h3>{escape(title)}</h3>" + (f'<p class="note">{escape(note)}</p>' if note else "")
+            + rate_bars(name, rows, even)
+            + f"<table><tr><th>{what}</th><th>{rate}</th><th>95 % interval</th>"
             f"<th>seats</th></tr>{lines}</table>")
 
 
@@ -89,8 +91,8 @@ def _decided(data: dict[str, Any]) -> str:
     tie = next(e for e in d["endings"] if e["end"] == "tiebreak")
     return (
         "<h2>How games are decided</h2>"
-        + histogram([{"label": e["end"], "games": e["games"]} for e in d["endings"]], "games",
-                    lambda b: b["label"], "games")
+        + histogram("endings", d["endings"], "games", lambda b: b["end"].replace("_", " "),
+                    "games")
         + f"<table><tr><th>ending</th><th>games</th><th>share</th></tr>{rows}</table>"
         f"<p>The $60k diamond bonus went to someone in {bonus['held']:,} games "
         f"({percent(bonus['held'] / games)}); its holder won {bonus['bonus_holder_won']:,} of "
@@ -107,19 +109,22 @@ def _wealth(data: dict[str, Any]) -> str:
 
     return ("<h2>Wealth at the end</h2><p>Final totals (bills, diamonds, paintings, bonus) of "
             f"the players alive at the end, in steps of ${w['step'] // 1000}k.</p>"
-            + histogram(w["survivors"], "count", money, "players")
-            + "<h3>Winners' totals</h3>" + histogram(w["winners"], "count", money, "winners"))
+            + histogram("wealth_survivors", w["survivors"], "count", money, "players")
+            + "<h3>Winners' totals</h3>"
+            + histogram("wealth_winners", w["winners"], "count", money, "winners"))
 
 
 def _deaths(data: dict[str, Any]) -> str:
     d = data["deaths"]
     out = ["<h2>Deaths</h2><h3>Deaths per game</h3>",
-           histogram(d["per_game"], "games", lambda b: str(b["deaths"]), "games"),
+           histogram("deaths_per_game", d["per_game"], "games", lambda b: str(b["deaths"]),
+                     "games"),
            "<h3>Round of death</h3>",
-           histogram(d["by_round"], "deaths", lambda b: f"round {b['round']}", "deaths")]
+           histogram("deaths_by_round", d["by_round"], "deaths",
+                     lambda b: f"round {b['round']}", "deaths")]
     if d["by_power"]:
-        out += ["<h3>Death rate by power</h3>", rate_bars(d["by_power"]),
-                _rate_table(d["by_power"], "power").replace("win rate", "death rate")]
+        out.append(_rated("deaths_by_power", "Death rate by power", d["by_power"], "power",
+                          None, rate="death rate"))
     return "\n".join(out)
 
 
@@ -130,8 +135,7 @@ def _godfather(data: dict[str, Any]) -> str:
         "<h2>The New Godfather</h2><p>The New Godfather token (R12) is a share like a card: "
         "whoever takes it holds the desk next round (first share of the split, the privilege "
         f"order). It was taken in {percent(g['taken_share'])} of {g['rounds']:,} rounds.</p>"
-        "<h3>Win rate by tokens taken in the game</h3>" + rate_bars(g["by_tokens"], even)
-        + _rate_table(g["by_tokens"], "tokens")
-        + "<h3>Win rate by rounds spent at the desk</h3>"
-        + rate_bars(g["by_rounds_as_godfather"], even)
-        + _rate_table(g["by_rounds_as_godfather"], "rounds as Godfather"))
+        + _rated("godfather_tokens", "Win rate by tokens taken in the game", g["by_tokens"],
+                 "tokens", even)
+        + _rated("godfather_rounds", "Win rate by rounds spent at the desk",
+                 g["by_rounds_as_godfather"], "rounds as Godfather", even))

@@ -21,13 +21,13 @@ def percent(x: float) -> str:
     return f"{x:.1%}"
 
 
-def rate_bars(rows: Sequence[dict[str, Any]], reference: float | None = None) -> str:
+def rate_bars(name: str, rows: Sequence[dict[str, Any]], reference: float | None = None) -> str:
     """Horizontal bars of `rate` with their `low`–`high` interval; a dashed reference line
-    (an even share) if given."""
+    (an even share) if given. `name` marks the chart (`data-chart`)."""
     top = max([r["high"] for r in rows] + [reference or 0, 0.01])
     scale = (WIDTH - LABEL_W - 70) / top
     height = ROW * len(rows) + 24
-    parts = [_open(WIDTH, height, "rates")]
+    parts = [_open(name, WIDTH, height, "rates")]
     for i, r in enumerate(rows):
         y = 4 + i * ROW
         tip = (f"{r['label']}: {percent(r['rate'])} (95 % interval {percent(r['low'])}"
@@ -49,12 +49,12 @@ def rate_bars(rows: Sequence[dict[str, Any]], reference: float | None = None) ->
     return "\n".join(parts)
 
 
-def histogram(bins: Sequence[dict[str, Any]], value: str, label: Callable[[dict[str, Any]], str],
-              unit: str) -> str:
+def histogram(name: str, bins: Sequence[dict[str, Any]], value: str,
+              label: Callable[[dict[str, Any]], str], unit: str) -> str:
     """Vertical bars of `bin[value]`, labelled under each bar by `label(bin)`."""
     top = max([b[value] for b in bins] + [1])
     width = (WIDTH - 40) / max(len(bins), 1)
-    parts = [_open(WIDTH, HIST_H + 40, "histogram")]
+    parts = [_open(name, WIDTH, HIST_H + 40, "histogram")]
     every = max(1, len(bins) // 12)  # labels that fit under the bars
     for i, b in enumerate(bins):
         h = b[value] / top * HIST_H
@@ -68,8 +68,8 @@ def histogram(bins: Sequence[dict[str, Any]], value: str, label: Callable[[dict[
     return "\n".join(parts)
 
 
-def _open(width: int, height: int, kind: str) -> str:
-    return (f'<svg class="chart {kind}" xmlns="http://www.w3.org/2000/svg" '
+def _open(name: str, width: int, height: int, kind: str) -> str:
+    return (f'<svg class="chart {kind}" data-chart="{name}" xmlns="http://www.w3.org/2000/svg" '
             f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img">')
 
 
