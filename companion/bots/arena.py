@@ -64,7 +64,7 @@ class Arena:
         if window is None:
             return self._step(pending, pending[0].type)
         kind, holder = window
-        options: list[Option] = [*self._mine(pending, kind, holder)]
+        options: list[Option] = [*self.options_of(pending, kind, holder)]
         if kind in PASS_BY_WAITING:
             options.append(None)
         used = self.ask(holder, options)
@@ -78,10 +78,11 @@ class Arena:
     def _step(self, pending: list[Action], kind: str) -> list[Action]:
         """Everyone this step waits for decides, all from the same moment."""
         players = dict.fromkeys(a.player for a in pending if a.type == kind)
-        chosen = [self.ask(p, [*self._mine(pending, kind, p)]) for p in players]
+        chosen = [self.ask(p, [*self.options_of(pending, kind, p)]) for p in players]
         return [a for a in chosen if a is not None]
 
-    def _mine(self, pending: list[Action], kind: str, name: str) -> list[Action]:
+    def options_of(self, pending: list[Action], kind: str, name: str) -> list[Action]:
+        """`name`'s options among `pending` actions of one kind, as its seat may know them."""
         p = self.state.players[self.state.index[name]]
         return my_options([a for a in pending if a.type == kind], name, p.bang, p.click)
 

@@ -3,7 +3,8 @@ each player seems, how likely a Bang! is to come my way."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from companion.bots.view import SeatView, Seen
 from companion.rules.cards import (
@@ -84,31 +85,51 @@ def deadly(view: SeatView) -> bool:
     return me.wounds + len(aimers(view)) >= me.wound_limit
 
 
+@dataclass(frozen=True, slots=True)
+class Taker:
+    """What a share's worth depends on, for the player who would take it."""
+
+    loot: Sequence[str]
+    power: str | None
+    wounds: int
+    wound_limit: int
+    last_round: bool
+    can_reload: bool  # holds a Click! while a Bang! may lie in the discard pile
+    rival_diamonds: int  # the most diamonds another living player holds
+
+
 def share_value(view: SeatView, share: str, bonus_weight: float = 0.5,
                 painting_weight: float = 1.0) -> float:
-    """What one share is worth to me now: its money, the next painting of my set, a step
-    towards the diamond bonus, a healed wound, a Bang! back, the next round's desk."""
+    """What one share is worth to me now (`worth`), from what my seat knows."""
     me = view.me_seen
+    counts = diamond_counts(view)
+    counts.pop(view.me, None)
+    taker = Taker(view.loot, me.power, me.wounds, me.wound_limit, view.round >= ROUNDS,
+                  bool(view.click and view.discards), max(counts.values(), default=0))
+    return worth(share, taker, bonus_weight, painting_weight)
+
+
+def worth(share: str, t: Taker, bonus_weight: float = 0.5, painting_weight: float = 1.0,
+          ) -> float:
+    """A share's worth: its money, the next painting of a set, a step towards the diamond
+    bonus, a healed wound, a Bang! back, the next round's desk."""
     kind = kind_of(share)
     if kind == TOKEN:
-        return TOKEN_VALUE if view.round < ROUNDS else 0
+        return 0 if t.last_round else TOKEN_VALUE
     if kind == "bill":
         return FACE_VALUE[share]
     if kind == "painting":
-        n = list(view.loot).count("painting") + (me.power == COLLECTOR)
+        n = sum(1 for c in t.loot if c == "painting") + (t.power == COLLECTOR)
         return (painting_value(n + 1) - painting_value(n)) * painting_weight
     if kind == "diamond":
-        return FACE_VALUE[share] + bonus_weight * _bonus_step(view)
+        return FACE_VALUE[share] + bonus_weight * bonus_step(diamonds(t.loot), t.rival_diamonds)
     if kind == "first_aid":
-        return me.wounds * WOUND_COST * (2 if me.wounds + 1 >= me.wound_limit else 1)
-    return 6000 if view.click and view.discards else 0  # a Clip: a Bang! back, maybe
+        return t.wounds * WOUND_COST * (2 if t.wounds + 1 >= t.wound_limit else 1)
+    return 6000 if t.can_reload else 0  # a Clip: a Bang! back, maybe
 
 
-def _bonus_step(view: SeatView) -> float:
+def bonus_step(mine: int, rival: int) -> float:
     """How much one more diamond moves me towards the $60k bonus (or stops a rival)."""
-    counts = diamond_counts(view)
-    mine = counts.pop(view.me, 0)
-    rival = max(counts.values(), default=0)
     if mine + 1 > rival >= mine:  # I would lead alone
         return DIAMOND_BONUS
     if mine + 1 == rival:  # I would tie: nobody gets it

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import random
 
+from companion.bots.estimate import Taker, diamonds, worth
 from companion.rules import Action, GameState, apply_in_place, legal_actions
-from companion.rules.cards import BANG, FACE_VALUE, kind_of
+from companion.rules.cards import BANG, FACE_VALUE, ROUNDS, kind_of
 from companion.rules.powers import wound_limit
 from companion.rules.scoring import scores
 from companion.rules.state import OVER
@@ -18,6 +19,8 @@ from companion.rules.state import OVER
 WINDOWS = frozenset(("hustle", "swap", "privilege", "smart", "junk", "forbid"))
 QUICK_VALUE = {"painting": 12000, "first_aid": 0, "clip": 3000, "godfather": 6000}
 BANG_RATE = 0.4
+AIMS_AT_RICHEST = 0.4  # how often a player aims at whoever holds the most loot, else anyone
+TAKES_BEST = 0.85  # how often a player takes the share worth most to it, else any
 MARGIN_WEIGHT = 0.2  # how much the money margin counts beside the win itself
 
 
@@ -57,11 +60,13 @@ def _choose(s: GameState, legal: list[Action], rnd: random.Random) -> Action:
         return next((a for a in mine if (a.card == BANG) is bang), mine[0])
     if first.type == "aim":
         named = [a for a in mine if a.target is not None] or mine
+        if rnd.random() < AIMS_AT_RICHEST and named[0].target is not None:
+            return max(named, key=lambda a: len(s.players[s.index[str(a.target)]].loot))
         return rnd.choice(named)
     if first.type == "courage":
         return _courage(s, mine, rnd)
-    if first.type == "take" and rnd.random() < 0.7:
-        return max(mine, key=take_value)
+    if first.type == "take" and rnd.random() < TAKES_BEST:
+        return _best_take(s, mine)
     return rnd.choice(mine)
 
 
@@ -73,6 +78,19 @@ def _courage(s: GameState, mine: list[Action], rnd: random.Random) -> Action:
     return next(a for a in mine if a.down is down)
 
 
+def _best_take(s: GameState, mine: list[Action]) -> Action:
+    """The share worth most to its taker (`estimate.worth`); a double share counts both."""
+    p = s.players[s.index[mine[0].player]]
+    rival = max((diamonds(q.loot) for q in s.players if q.alive and q is not p), default=0)
+    taker = Taker(p.loot, p.power, p.wounds, wound_limit(p.power), s.round >= ROUNDS,
+                  bool(p.click and s.discard_bang), rival)
+    return max(mine, key=lambda a: sum(worth(x, taker) for x in shares_of(a)))
+
+
+def shares_of(a: Action) -> list[str]:
+    return [a.loot] if isinstance(a.loot, str) else list(a.loot or ())
+
+
 def take_value(a: Action) -> int:
-    shares = [a.loot] if isinstance(a.loot, str) else list(a.loot or ())
-    return sum(FACE_VALUE.get(x) or QUICK_VALUE.get(kind_of(x), 0) for x in shares)
+    """A take's money at face value (paintings and other shares at a rough average)."""
+    return sum(FACE_VALUE.get(x) or QUICK_VALUE.get(kind_of(x), 0) for x in shares_of(a))

@@ -1,16 +1,18 @@
 """The strong bot: it plans by playing each of its options out in many guessed games.
 
-Flat Monte Carlo over determinized hidden information: for each playout it samples a game
-consistent with what its seat knows (`determinize.py`), applies one of its options, plays
-the rest of the game with fast sensible players (`playout.py`) and scores the end (a win,
-plus a little for the money margin). Options are tried in turn, then by UCB1; the best
-average wins. A decision is bounded by a number of playouts and, for a table where people
-watch, by a time limit (then its choices depend on the machine's speed).
+Flat Monte Carlo over determinized hidden information, with common random numbers: it
+samples a game consistent with what its seat knows (`determinize.py`), then for each option
+applies it to a copy of that game and plays the rest with fast sensible players
+(`playout.py`), the same random draws for every option, and scores the end (a win, plus a
+little for the money margin). Comparing options on the same guessed games removes most of
+the luck from their differences. The option with the best average wins. A decision is
+bounded by a number of playouts and, for a table where people watch, by a time limit (then
+its choices depend on the machine's speed).
 """
 
 from __future__ import annotations
 
-import math
+import random
 import time
 from collections.abc import Sequence
 
@@ -18,10 +20,10 @@ from companion.bots.determinize import determinize
 from companion.bots.playout import play_out, take_value, utility
 from companion.bots.styles import Bot, Option
 from companion.bots.view import SeatView
-from companion.rules import apply_in_place
+from companion.rules import GameState, apply_in_place
 
-PLAYOUTS = 48  # per decision, by default
-EXPLORE = 0.5  # UCB1's exploration constant, for utilities of about 0 to 1
+PLAYOUTS = 48  # per decision, by default: split among the options, 4 guessed games at least
+MIN_GAMES = 4
 MAX_DOUBLES = 6  # the Greedy's double shares tried, the best by face value
 
 
@@ -43,30 +45,25 @@ class StrongBot(Bot):
             return tried[0]
         deadline = None if self.time_limit_s is None else time.monotonic() + self.time_limit_s
         kind = next(a.type for a in tried if a is not None)
-        totals, counts = [0.0] * len(tried), [0] * len(tried)
-        for i in range(max(self.playouts, len(tried))):
-            if i >= len(tried) and deadline is not None and time.monotonic() > deadline:
+        totals = [0.0] * len(tried)
+        for game in range(max(MIN_GAMES, self.playouts // len(tried))):
+            if game and deadline is not None and time.monotonic() > deadline:
                 break
-            k = i if i < len(tried) else _ucb(totals, counts, i)
-            totals[k] += self._playout(view, tried[k], kind)
-            counts[k] += 1
-        best = max(range(len(tried)), key=lambda k: totals[k] / counts[k] if counts[k] else -9)
-        return tried[best]
-
-    def _playout(self, view: SeatView, option: Option, kind: str) -> float:
-        world = determinize(view, self.rnd)
-        if option is None:  # a pass: the power's actions are left out at the first step
-            play_out(world, self.rnd, skip=(kind, view.me))
-        else:
-            apply_in_place(world, option)
-            play_out(world, self.rnd)
-        return utility(world, view.me)
+            guess, seed = determinize(view, self.rnd), self.rnd.getrandbits(64)
+            for k, option in enumerate(tried):
+                totals[k] += _play(guess.copy(), option, (kind, view.me), random.Random(seed))
+        return tried[max(range(len(tried)), key=totals.__getitem__)]
 
 
-def _ucb(totals: list[float], counts: list[int], n: int) -> int:
-    log_n = math.log(n)
-    return max(range(len(totals)), key=lambda k: totals[k] / counts[k]
-               + EXPLORE * math.sqrt(log_n / counts[k]))
+def _play(world: GameState, option: Option, mine: tuple[str, str], rnd: random.Random,
+          ) -> float:
+    """`option` played in `world`, then the game to its end: its worth to the seat."""
+    if option is None:  # a pass: the power's actions are left out at the first step
+        play_out(world, rnd, skip=mine)
+    else:
+        apply_in_place(world, option)
+        play_out(world, rnd)
+    return utility(world, mine[1])
 
 
 def _worth_trying(options: Sequence[Option]) -> list[Option]:
