@@ -18,6 +18,10 @@ from companion.rules import Action
 from companion.rules.cards import BANG, CLICK, kind_of
 
 Option = Action | None
+# The Greedy's later turns weigh this much against a double share: measured over 1,500 games
+# of 6 style bots, the Greedy won 8.7 % at 1, 10.2 % at 1.5, 13.0 % at 2, 14.4 % at 3, and
+# 12.6 % never taking two shares.
+LATER_WEIGHT = 3.0
 
 
 class Bot:
@@ -250,8 +254,10 @@ def _pick(options: Sequence[Option], test: Callable[[Action], bool]) -> Option:
 
 
 def _later_shares(view: SeatView, bot: StyleBot) -> float:
-    """What the Greedy gives up by leaving the split after a double share: its later turns."""
+    """What the Greedy gives up by leaving the split after a double share: its later turns.
+    Taking one share, it would get the best now, then one in `standing` of the rest in order
+    of worth; counted `LATER_WEIGHT` times, since the others do not all want what it wants."""
     standing = sum(1 for p in view.players if p.in_split) or 1
-    shares = sorted((bot.value(view, x) for x in view.table), reverse=True)
-    later = max(0, (len(shares) - 2) // standing)
-    return sum(shares[2 + standing - 1 :: standing][:later])
+    table = [*view.table, *(["godfather"] if view.token else [])]
+    shares = sorted((bot.value(view, x) for x in table), reverse=True)
+    return LATER_WEIGHT * sum(shares[standing::standing])
