@@ -49,17 +49,13 @@ def diamond_counts(view: SeatView) -> dict[str, int]:
             for p in view.players if p.alive}
 
 
-def leader(view: SeatView, among: Iterable[Seen]) -> Seen | None:
-    """The richest-seeming of `among`, the diamond bonus counted; first by seat on a tie."""
+def riches(view: SeatView) -> dict[str, int]:
+    """How rich each living player seems, the diamond bonus counted where it lies now."""
     counts = diamond_counts(view)
     top = [*sorted(counts.values(), reverse=True), 0, 0]
-    best, best_value = None, -1
-    for p in among:
-        bonus = DIAMOND_BONUS if counts.get(p.name, 0) == top[0] > top[1] else 0
-        value = seems_worth(view, p) + bonus
-        if value > best_value:
-            best, best_value = p, value
-    return best
+    return {p.name: seems_worth(view, p)
+            + (DIAMOND_BONUS if counts[p.name] == top[0] > top[1] else 0)
+            for p in view.players if p.alive}
 
 
 def bang_chance(p: Seen) -> float:

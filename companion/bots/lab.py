@@ -54,9 +54,13 @@ class Plan:
     checked: bool = False  # check every action against the engine's legal actions (tests)
 
     def styles_of(self, game: int) -> list[str]:
-        """Seat j of game i gets style (i + j): every style sits at every seat in turn."""
-        n = len(self.styles)
-        return [self.styles[(game + j) % n] for j in range(self.players)]
+        """The bots of game `i` by seat. A table takes `players` styles in the order given,
+        from a start that moves on every `players` games; within those games its bots turn
+        one seat each game. So every style sits at every seat as often, and a style that
+        plays twice at a table (fewer styles than seats) is twinned at every seat alike."""
+        k, n = self.players, len(self.styles)
+        table = [self.styles[(game // k + m) % n] for m in range(k)]
+        return [table[(j + game) % k] for j in range(k)]
 
 
 def parse_styles(text: str) -> tuple[str, ...]:

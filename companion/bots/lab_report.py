@@ -52,8 +52,8 @@ def page(data: dict[str, Any], command: str) -> str:
 def _bots(data: dict[str, Any]) -> str:
     avg = data["averages"]
     items = "".join(f"<li>{escape(s)}</li>" for s in data["styles"].values())
-    return ("<h2>The bots</h2><p>Seats turn one place each game, so every style sits at every "
-            f"seat as often.</p><ul>{items}</ul>"
+    return ("<h2>The bots</h2><p>Bots turn one seat each game and tables change their line-up "
+            f"as they go, so every style sits at every seat as often.</p><ul>{items}</ul>"
             f"<p>A game lasts {avg['rounds']:.2f} rounds on average, with {avg['deaths']:.2f} "
             f"deaths and {avg['actions']:.0f} actions.</p>")
 

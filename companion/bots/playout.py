@@ -61,7 +61,8 @@ def _choose(s: GameState, legal: list[Action], rnd: random.Random) -> Action:
     if first.type == "aim":
         named = [a for a in mine if a.target is not None] or mine
         if rnd.random() < AIMS_AT_RICHEST and named[0].target is not None:
-            return max(named, key=lambda a: len(s.players[s.index[str(a.target)]].loot))
+            most = max(len(s.players[s.index[str(a.target)]].loot) for a in named)
+            named = [a for a in named if len(s.players[s.index[str(a.target)]].loot) == most]
         return rnd.choice(named)
     if first.type == "courage":
         return _courage(s, mine, rnd)

@@ -111,15 +111,18 @@ def run(args: argparse.Namespace) -> int:
         return 1
     elapsed = time.perf_counter() - start
     data = summarize(plan, records, style_summaries(lab.STYLES))
-    print_summary(data, records, elapsed)
     command = reproduce(args)
     json_path = args.json or (args.report.with_suffix(".json") if args.report else None)
+    written = []  # (files first: a reader closing the summary early must not lose them)
     if json_path is not None:
         json_path.write_text(json.dumps({"command": command, **data}, indent=1) + "\n")
-        print(f"data written to {json_path}")
+        written.append(f"data written to {json_path}")
     if args.report is not None:
         args.report.write_text(page(data, command))
-        print(f"report written to {args.report}")
+        written.append(f"report written to {args.report}")
+    print_summary(data, records, elapsed)
+    for line in written:
+        print(line)
     return 0
 
 

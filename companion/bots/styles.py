@@ -68,6 +68,13 @@ class StyleBot(Bot):
                 "privilege": self.privilege, "smart": self.smart, "junk": self.junk,
                 "forbid": self.forbid, "reveal": self.anything, "deal": self.anything}
 
+    def best(self, items: Sequence[str], key: Callable[[str], float]) -> str:
+        """The item of highest `key`, a tie broken at random (never by seat order, which
+        would make the first seats everybody's target)."""
+        top = max(key(x) for x in items)
+        tied = [x for x in items if key(x) == top]
+        return tied[0] if len(tied) == 1 else self.rnd.choice(tied)
+
     # -- what a style changes --------------------------------------------------------------
 
     def wants_bang(self, view: SeatView) -> bool:
@@ -120,7 +127,7 @@ class StyleBot(Bot):
         victims = list(dict.fromkeys(a.victim for a in options if a is not None and a.victim))
         if not victims:
             return _pick(options, lambda a: a.victim is None)
-        victim = max(victims, key=lambda n: est.bang_chance(view.seat_of(n)))
+        victim = self.best(victims, lambda n: est.bang_chance(view.seat_of(n)))
         give = CLICK if view.click else BANG
         return _pick(options, lambda a: a.victim == victim and a.give in (give, None))
 
@@ -134,8 +141,8 @@ class StyleBot(Bot):
         threats = est.aimers(view)
         if not threats:
             return _pick(options, lambda a: a.order is None)
-        worst = max(threats, key=est.bang_chance)
-        return _pick(options, lambda a: a.order == worst.name)
+        worst = self.best([p.name for p in threats], lambda n: est.bang_chance(view.seat_of(n)))
+        return _pick(options, lambda a: a.order == worst)
 
     def smart(self, view: SeatView, options: Sequence[Option]) -> Option:
         """The Smart's target lay down: take the card back, let a Click! go."""
@@ -178,8 +185,8 @@ class AggressiveBot(StyleBot):
     bang_rate = 0.75
 
     def target(self, view: SeatView, names: list[str]) -> str:
-        best = est.leader(view, [view.seat_of(n) for n in names])
-        return best.name if best else names[0]
+        riches = est.riches(view)
+        return self.best(names, riches.__getitem__)
 
     def lies_down(self, view: SeatView) -> bool:
         me = view.me_seen
@@ -203,11 +210,11 @@ class GreedyBot(StyleBot):
 
     def target(self, view: SeatView, names: list[str]) -> str:
         counts = est.diamond_counts(view)
-        rival = max(names, key=lambda n: counts.get(n, 0))
-        if counts.get(rival, 0) > 0:
+        rival = self.best(names, counts.__getitem__)
+        if counts[rival] > 0:
             return rival
-        best = est.leader(view, [view.seat_of(n) for n in names])
-        return best.name if best else names[0]
+        riches = est.riches(view)
+        return self.best(names, riches.__getitem__)
 
     def lies_down(self, view: SeatView) -> bool:
         shares = sorted((self.value(view, x) for x in view.table), reverse=True)
@@ -229,8 +236,9 @@ class VengefulBot(StyleBot):
         if shooter in names:
             return shooter
         fired = {n: view.memory.shots.get((n, view.me), 0) for n in names}
-        most = max(names, key=lambda n: fired[n], default=None)
-        return most if most is not None and fired[most] else None
+        if max(fired.values(), default=0) == 0:
+            return None
+        return self.best(list(names), fired.__getitem__)
 
     def wants_bang(self, view: SeatView) -> bool:
         living = [p.name for p in view.living_others()]
