@@ -17,15 +17,21 @@ def command(live, **cmd) -> None:
     live.table.command({"version": live.table.version, **cmd}, GODFATHER)
 
 
-def test_the_broker_killed_during_a_countdown_voids_it_and_every_page_says_so(
-        live, mosquitto, open_page):
+def counting(live, open_page):
+    """A 4-player game's hold-up with its countdown running, and the table view's banner
+    of links (hidden: nothing is down)."""
     names = ["Ana", "Bob", "Cyd", "Dee"]
     command(live, type="new_game", players=names, powers="none")
     cards_down(live.table, names)
-    page = open_page("/")
-    banner = page.locator("#links")
+    banner = open_page("/").locator("#links")
     expect(banner).to_be_hidden()
     command(live, type="countdown")
+    return banner
+
+
+def test_the_broker_killed_during_a_countdown_voids_it_and_every_page_says_so(
+        live, mosquitto, open_page):
+    banner = counting(live, open_page)
     try:
         mosquitto.stop()
         lost = time.monotonic()
@@ -39,7 +45,7 @@ def test_the_broker_killed_during_a_countdown_voids_it_and_every_page_says_so(
         assert shown_s < 1.5
     finally:
         mosquitto.restart()
-    expect(page.locator("#links")).not_to_contain_text("is down", timeout=10_000)
+    expect(banner).not_to_contain_text("is down", timeout=10_000)
     command(live, type="countdown")  # offered again once the broker is back
     assert live.table.public_state()["voided"] is None
 
@@ -47,13 +53,7 @@ def test_the_broker_killed_during_a_countdown_voids_it_and_every_page_says_so(
 def test_a_hung_broker_is_on_every_page_within_a_second(live, mosquitto, open_page):
     """A broker that hangs keeps its connections open: MQTT's keep-alive would notice
     only after tens of seconds; the referee's own probe notices within a second."""
-    names = ["Ana", "Bob", "Cyd", "Dee"]
-    command(live, type="new_game", players=names, powers="none")
-    cards_down(live.table, names)
-    page = open_page("/")
-    banner = page.locator("#links")
-    expect(banner).to_be_hidden()
-    command(live, type="countdown")
+    banner = counting(live, open_page)
     try:
         mosquitto.freeze()
         hung = time.monotonic()
