@@ -45,7 +45,7 @@ def create_app(table: Table, settings: DashboardSettings | None = None) -> Flask
     app.register_blueprint(pages_blueprint(table, settings))
     app.register_blueprint(calibrate_blueprint(table, settings))
     if table.simulator is not None:
-        app.register_blueprint(sim_blueprint(table.simulator))
+        app.register_blueprint(sim_blueprint(table.simulator, table))
 
     @app.after_request
     def secure(response: Response) -> Response:
