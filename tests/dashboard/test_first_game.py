@@ -68,9 +68,12 @@ def test_a_first_game_set_up_checked_and_remembered(tmp_path, mosquitto, browser
 
 def set_up_a_first_game(live, page) -> None:
     sim = live.table.simulator
-    # no game: the New game tab is named and open, and the Play tab sends the reader there
+    # no game: the New game tab is open, and the Play tab sends the reader there by name
     expect(page.get_by_role("tab", name="New game")).to_have_attribute("aria-selected", "true")
     expect(page.locator("#tab-setup")).to_be_visible()
+    page.get_by_role("tab", name="Play").click()
+    expect(page.locator("#waiting")).to_have_text("No game yet: set one up on the New game tab.")
+    page.get_by_role("tab", name="New game").click()
     expect(page.locator("#equipment li").first).to_have_text(
         "Seats with a gun and a standee: 1, 2, 3, 4, 5 and 6.")
     expect(page.locator('tr[data-seat="6"]')).to_be_visible()
