@@ -160,7 +160,7 @@ class Table:
     def _new_game(self, cmd: dict[str, Any], _auth: Auth) -> None:
         if self.game and self.game.state.phase != "over" and cmd.get("abandon") is not True:
             raise CommandError(422, "a game is in progress: send abandon: true to end it",
-                               rule="R1")
+                               rule="R1", code="game_in_progress")
         setup = check_setup(cmd)
         game_id = self.journal.new_game(setup, self.clock.now_ms())
         if self.game:
