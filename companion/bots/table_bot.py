@@ -139,9 +139,9 @@ class TableBot:
         for p in mine:
             if not p["alive"] or p["aimed"]:
                 continue
-            options: list[Choice] = [a for a in legal
-                                     if a["type"] == "aim" and a["player"] == p["name"]]
-            if not options or self.rnd.random() < self.too_slow:
+            options: list[Choice] = [a for a in legal if a["type"] == "aim"
+                                     and a["player"] == p["name"] and a.get("target")]
+            if not options or self.rnd.random() < self.too_slow:  # aimed at nobody: too slow
                 self.port.aim(p["seat"], None)
             else:
                 choice = self.players.pick(p["name"], options)
