@@ -81,6 +81,7 @@ def rss_mib(pid: int) -> float:
 
 def test_an_evening_of_bot_games_through_the_whole_stack(remote):
     table: RemoteTable = remote(SEATS, extra=f"  keep_games: {KEEP}\n")  # under referee:
+    table.wait_s = 30.0  # a busy machine may be slow; a reading that never comes still fails
     spectator = Spectator(table.web_port)
     rnd = random.Random(2026)
     memory: list[float] = []
@@ -102,6 +103,8 @@ def test_an_evening_of_bot_games_through_the_whole_stack(remote):
         if n % 20 == 0:  # the journal's game replays to the same end
             same_game(state, replayed(table))
         memory.append(rss_mib(table.proc.pid))
+        if (n + 1) % 10 == 0:
+            print(f"soak: game {n + 1}, {memory[-1]:.1f} MiB", flush=True)
     half = memory[len(memory) // 2:]
     growth = max(half) - half[0]
     journal = table.config.parent / "journal.sqlite3"
