@@ -93,7 +93,13 @@ def test_an_evening_of_bot_games_through_the_whole_stack(remote):
         assert started.get("ok", True), started
         steps = 0
         while (state := table.control())["phase"] != "over":
-            bot.step(state)
+            try:
+                bot.step(state)
+            except AssertionError as e:  # what the table showed when a wait ran out
+                now = table.state()
+                raise AssertionError(f"game {n + 1}: {e}\nsensors: " + json.dumps(
+                    [p["sensors"] for p in now["players"]]) + f"\nlinks: {now.get('links')}"
+                    f"\nstage: {now['stage']}") from e
             steps += 1
             assert steps < 3000, f"game {n + 1} did not end"
         steps_total += steps
