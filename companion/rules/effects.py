@@ -39,11 +39,12 @@ def resolve(s: GameState) -> bool:
                 stolen = take_random_loot(s, t, p, 1)
                 s.event("professional", player=p.name, target=t.name, loot=stolen)
             continue
-        s.event("revealed", player=p.name, card=card, target=t.name)
+        s.events.append({"round": s.round, "type": "revealed", "player": p.name, "card": card,
+                         "target": t.name})  # (`GameState.event`, written out: a hot one)
         if card == BANG:
             if not t.hits:
                 hits.append(t)
-            t.hits.append(p.seat)
+            t.hits += (p.seat,)
     dead = []
     for t in hits:
         by = [s.players[seat].name for seat in t.hits]
@@ -58,6 +59,8 @@ def resolve(s: GameState) -> bool:
         t.alive = False
         t.bang = t.click = 0  # the hand leaves the game
         s.event("eliminated", player=t.name)
+    if dead:
+        s.count_the_living()
     vulture = s.holder(VULTURE)  # R31: only a living Vulture
     if vulture is not None:
         for t in dead:

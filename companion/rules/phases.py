@@ -1,11 +1,12 @@
 """The steps of a turn, declared once as data (R3): the one place that knows them by name.
 
 Each `Phase` says who acts in it, the actions it accepts, the optional power windows it
-opens, who the table waits for, what it lists as legal, whether the referee runs a
-countdown in it, and what comes next; the functions it names are in `turn.py`. A phase
-ends when nobody is waited for and no resting window is open; `engine.settle` then calls
-its `then`. Everything else (settling, `legal_actions`, "waiting for", the referee's stage,
-the views) reads `TABLE` or the helpers at the bottom instead of comparing phase names.
+opens, who the table waits for, what it offers as legal, whether the referee runs a
+countdown in it, what it counts when it begins and what comes next; the functions it names
+are in `turn.py`. A phase ends when nobody is waited for and no resting window is open;
+`engine.settle` then calls its `then`, and the `start` of the phase that follows.
+Everything else (settling, `legal_actions`, "waiting for", the referee's stage, the views)
+reads `TABLE` or the helpers at the bottom instead of comparing phase names.
 
 A *window* is an optional power (or the Godfather's privilege). A *resting* window holds
 the game until its holder acts or an action of a later step passes it (R3, the scenario
@@ -14,12 +15,13 @@ format); the Dictator's window is open alongside the turn and never holds the ga
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from companion.rules import split, steps, turn
 from companion.rules.actions import Action
+from companion.rules.menu import Menu
 from companion.rules.powers import CUNNING, DICTATOR, HUSTLER, JUNK_DEALER, SMART
 from companion.rules.state import (
     CHOOSE,
@@ -45,6 +47,8 @@ NOBODY = "nobody"  # the game is over
 
 COUNTDOWN = "countdown"  # the referee stage of the hold-up and courage steps
 
+PENDING = "pending"  # a step busy while `GameState.pending`, counted by its `start`, is not 0
+
 
 @dataclass(frozen=True, slots=True)
 class Window:
@@ -54,10 +58,19 @@ class Window:
     power: str | None  # the power it belongs to; None for the Godfather's privilege
     rests: bool  # the game rests for it (False: open alongside the turn, never waited for)
     holder: Callable[[GameState], Player | None]  # who may use it now; None while closed
-    actions: Callable[[GameState, Player], list[Action]]  # its legal actions, for `holder`
+    actions: Callable[[GameState, Player], Sequence[Action]]  # its legal actions, for `holder`
     handler: Handler
     words: str  # "waiting for {names} to ...", for messages
     close: Callable[[GameState], None] | None = None  # passing it (resting windows only)
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """A step's legal actions counted at once and built one at a time, by index: a
+    random player draws one without listing them all (`engine.draw_legal`)."""
+
+    count: Callable[[GameState], int]
+    nth: Callable[[GameState, int], Action]  # in the order they are listed
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,19 +84,49 @@ class Phase:
     handlers: Mapping[str, Handler]  # the step's own actions (its windows add theirs)
     duty: str  # what the table waits for when no window is open (a words key)
     waiting: Callable[[GameState], list[Player]]  # who must act now, in seating order
-    actions: Callable[[GameState], list[Action]]  # the legal actions of `waiting`
+    # the legal actions of `waiting`, in order: listed, or `Counted` (steps of everyone)
+    offers: Callable[[GameState], Sequence[Action]] | Counted
     waiting_words: str  # "waiting for {names} to ..."
     windows: tuple[Window, ...] = ()  # the optional actions it opens
     # once it ends; by default on to the next step of `state.PHASES` (the last has none)
     then: Callable[[GameState], None] | None = None
+    # what it counts once the game enters it (only `pending`, when entered by moving on)
+    start: Callable[[GameState], None] | None = None
+    # someone is `waiting`, told without listing them (anything true: someone is); by
+    # default `waiting` is not empty; PENDING: the count `start` keeps is not zero
+    someone: Callable[[GameState], object] | str | None = None
+    busy: Callable[[GameState], object] = field(init=False)  # `someone`, as a function
+    pends: bool = field(init=False)  # someone == PENDING (read inline by `engine.settle`)
+    moves_on: bool = field(init=False)  # `then` only moves on to the next step
+    counted: Counted | None = field(init=False)  # `offers`, when counted
+    actions: Callable[[GameState], Sequence[Action]] = field(init=False)  # `offers`, listed
     resting: tuple[Window, ...] = field(init=False)  # the windows the game rests for
+    beside: tuple[Window, ...] = field(init=False)  # those open alongside, never waited for
+    window_named: Mapping[str, Window] = field(init=False)
     accepts: Mapping[str, Handler] = field(init=False)  # every action type played in it
 
     def __post_init__(self) -> None:
         at = PHASES.index(self.name)
-        if self.then is None and at + 1 < len(PHASES):
+        object.__setattr__(self, "moves_on", self.then is None and at + 1 < len(PHASES))
+        if self.moves_on:
             object.__setattr__(self, "then", turn.goto(PHASES[at + 1]))
+        waiting, offers = self.waiting, self.offers
+        someone = self.someone
+        object.__setattr__(self, "pends", someone == PENDING)
+        if someone == PENDING:
+            someone = turn.pending
+        elif someone is None or isinstance(someone, str):
+            someone = lambda s: bool(waiting(s))  # noqa: E731
+        object.__setattr__(self, "busy", someone)
+        if isinstance(offers, Counted):
+            object.__setattr__(self, "counted", offers)
+            object.__setattr__(self, "actions", lambda s: Menu(s, offers.count(s), offers.nth))
+        else:
+            object.__setattr__(self, "counted", None)
+            object.__setattr__(self, "actions", offers)
         object.__setattr__(self, "resting", tuple(w for w in self.windows if w.rests))
+        object.__setattr__(self, "beside", tuple(w for w in self.windows if not w.rests))
+        object.__setattr__(self, "window_named", {w.name: w for w in self.windows})
         object.__setattr__(self, "accepts",
                            {**self.handlers, **{w.name: w.handler for w in self.windows}})
 
@@ -96,11 +139,12 @@ class Phase:
 
     def ends(self, s: GameState) -> bool:
         """The condition that ends the step: nobody to wait for, no window to rest at."""
-        return self.then is not None and not self.waiting(s) and self.resting_window(s) is None
+        return self.then is not None and not self.busy(s) and self.resting_window(s) is None
+
 
 def resting_window(name: str, power: str | None,
                    holder: Callable[[GameState], Player | None],
-                   actions: Callable[[GameState, Player], list[Action]], handler: Handler,
+                   actions: Callable[[GameState, Player], Sequence[Action]], handler: Handler,
                    words: str) -> Window:
     """A window the game rests for until its holder acts; passing it marks it done."""
     return Window(name=name, power=power, rests=True, holder=holder, actions=actions,
@@ -130,42 +174,44 @@ TABLE: tuple[Phase, ...] = (
     Phase(
         name=LOOT, words="loot", acts=GODFATHER, stage=None,
         handlers={"deal": steps.deal},  # physical loot: the cards turned up (R2)
-        duty="deal", waiting=turn.dealer, actions=turn.nothing,
+        duty="deal", waiting=turn.dealer, offers=turn.nothing, someone=turn.deal_due,
         waiting_words="waiting for the Godfather ({names}) to enter the cards turned up",
         windows=(HUSTLE_WINDOW,)),
     Phase(
         name=CHOOSE, words="bullet choice", acts=ALL, stage=None,
         handlers={"choose": steps.choose},
-        duty="choose", waiting=steps.choosers, actions=turn.chooses,
-        waiting_words="waiting for {names} to choose a card"),
+        duty="choose", waiting=steps.choosers, offers=Counted(turn.pending, turn.nth_choice),
+        waiting_words="waiting for {names} to choose a card",
+        start=turn.choosing, someone=PENDING),
     Phase(
         name=HOLDUP, words="hold-up", acts=ALL, stage=COUNTDOWN,
         handlers={"aim": steps.aim},
-        duty="holdup", waiting=turn.aiming, actions=turn.holdup_aims,
+        duty="holdup", waiting=turn.aiming, offers=Counted(turn.aims_count, turn.nth_aim),
         waiting_words="waiting for aims from {names}",
-        windows=(SWAP_WINDOW,)),
+        windows=(SWAP_WINDOW,), start=turn.everyone_acts, someone=PENDING),
     Phase(
         name=PRIVILEGE, words="Godfather's privilege", acts=GODFATHER, stage=None,
         handlers={"aim": steps.aim_ordered},  # the player ordered aims again
-        duty="reaim", waiting=turn.reaiming, actions=turn.reaims,
+        duty="reaim", waiting=turn.reaiming, offers=turn.reaims, someone=turn.ordered,
         waiting_words="waiting for {names} to aim again",
         windows=(PRIVILEGE_WINDOW,)),
     Phase(
         name=COURAGE, words="courage", acts=ALL, stage=COUNTDOWN,
         handlers={"courage": steps.courage},
-        duty="courage", waiting=turn.deciding, actions=turn.courages,
+        duty="courage", waiting=turn.deciding,
+        offers=Counted(turn.courage_count, turn.nth_courage),
         waiting_words="waiting for {names} to lie down or stand",
-        windows=(SMART_WINDOW,)),
+        windows=(SMART_WINDOW,), start=turn.everyone_acts, someone=PENDING),
     Phase(
         name=REVEAL, words="card reveals", acts=ALL, stage=None,
         handlers={"reveal": steps.reveal},  # physical cards: the cards that count
-        duty="reveal", waiting=turn.revealing, actions=turn.reveals,
+        duty="reveal", waiting=turn.revealing, offers=turn.reveals,
         waiting_words="waiting for {names} to reveal their card",
         then=turn.resolve_cards),  # then the split, or the end (R9)
     Phase(
         name=SPLIT, words="split", acts=TURN, stage=None,
         handlers={"take": split.take},
-        duty="split", waiting=turn.taking, actions=turn.takes,
+        duty="split", waiting=turn.taking, offers=turn.takes, someone=turn.taker,
         waiting_words="it is {names}'s turn to take a share",
         windows=(
             Window(
@@ -177,11 +223,12 @@ TABLE: tuple[Phase, ...] = (
                 actions=turn.junks, handler=split.junk, close=turn.drop_junk,
                 words="waiting for {names} (the Junk Dealer) to swap the card taken or pass"),
         ),
-        then=turn.end_round),  # then the next round's loot, or the end (R12, R15)
+        then=turn.end_round,  # then the next round's loot, or the end (R12, R15)
+        start=split.start),  # who is in the split, the Cute's bill, the first turn
     Phase(
         name=OVER, words="end of the game", acts=NOBODY, stage=None,
         handlers={},
-        duty="over", waiting=turn.nobody, actions=turn.nothing,
+        duty="over", waiting=turn.nobody, offers=turn.nothing,
         waiting_words=""),
 )
 
@@ -237,7 +284,7 @@ def countdown_step(s: GameState) -> str | None:
     (R25: after every other living player), the hold-up has a countdown for the Kid alone.
     """
     ph = PHASE[s.phase]
-    return ph.name if ph.stage == COUNTDOWN and ph.waiting(s) else None
+    return ph.name if ph.stage == COUNTDOWN and ph.busy(s) else None
 
 
 def describe(s: GameState) -> str:

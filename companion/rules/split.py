@@ -44,7 +44,12 @@ def shares(s: GameState) -> list[str]:
 
 
 def single_options(s: GameState) -> list[str]:
-    return sorted({x for x in shares(s) if kind_of(x) != s.forbidden})
+    options = set(s.table)
+    if s.token:
+        options.add(TOKEN)
+    if s.forbidden is not None:
+        return sorted(x for x in options if kind_of(x) != s.forbidden)
+    return sorted(options)
 
 
 def double_options(s: GameState) -> list[tuple[str, str]]:
@@ -68,21 +73,16 @@ def take(s: GameState, p: Player, a: Action) -> None:
         who = s.players[s.turn].name if s.turn is not None else "nobody"
         raise RuleError("R10", f"it is {who}'s turn to take a share, not {p.name}'s")
     loot = a.loot
-    picks = [loot] if isinstance(loot, str) else list(loot) if loot is not None else []
+    picks: tuple[str, ...] = (loot,) if isinstance(loot, str) else loot or ()
     if len(picks) == 2 and not greedy_may_double(p):
         raise RuleError("R22", f"{p.name} may not take two shares at once: only the Greedy, "
                         "on her first turn of the split")
     if isinstance(loot, tuple) and len(picks) != 2:
         raise RuleError("R10", "a share is one card or the New Godfather token; "
                                "a list is only for the Greedy's two shares")
-    left = shares(s)
-    for x in picks:
-        if x not in left:
-            raise RuleError("R10", f"{x} is not on the table")
-        if kind_of(x) == s.forbidden:
-            raise RuleError("R19", f"the Dictator forbade {s.forbidden} for this take")
-        left.remove(x)
-    if not picks and single_options(s):
+    if picks:
+        check_on_table(s, picks)
+    elif single_options(s):
         raise RuleError("R19", f"{p.name} must take a share: taking nothing is allowed "
                         "only when nothing on the table may be taken")
     if p.power == GREEDY:
@@ -101,9 +101,20 @@ def take(s: GameState, p: Player, a: Action) -> None:
     s.turn = next_in_split(s, (p.seat + 1) % len(s.players))
 
 
+def check_on_table(s: GameState, picks: tuple[str, ...]) -> None:
+    """Every share picked lies on the table, and is not of the kind the Dictator forbade."""
+    left = shares(s)
+    for x in picks:
+        if x not in left:
+            raise RuleError("R10", f"{x} is not on the table")
+        if kind_of(x) == s.forbidden:
+            raise RuleError("R19", f"the Dictator forbade {s.forbidden} for this take")
+        left.remove(x)
+
+
 def receive(s: GameState, p: Player, x: str) -> None:
     """A share taken from the table: the token, or a card."""
-    s.event("took", player=p.name, loot=x)
+    s.events.append({"round": s.round, "type": "took", "player": p.name, "loot": x})
     if x == TOKEN:
         s.token = False
         s.new_godfather = p.seat
@@ -149,8 +160,8 @@ def clip(s: GameState, p: Player) -> None:
 
 def may_forbid(s: GameState) -> Player | None:
     d = s.holder(DICTATOR)
-    if (d is None or not d.standing or "dictator" in s.used or s.turn is None
-            or s.turn == d.seat or s.junk_card is not None):
+    if (d is None or "dictator" in s.used or s.turn is None or s.turn == d.seat
+            or s.junk_card is not None or not d.standing):
         return None
     return d
 
@@ -198,10 +209,12 @@ def junk(s: GameState, p: Player, a: Action) -> None:
         pile_round = a.pile
     else:
         raise RuleError("R24", f"there is no later pile for round {a.pile} to draw from")
-    pile = s.piles[pile_round - s.round - 1]
+    at = pile_round - s.round - 1
+    pile = list(s.piles[at])
     s.rng, j = rng.below(s.rng, len(pile))
     given = p.loot.pop(s.junk_card)
     got, pile[j] = pile[j], given
+    s.piles[at] = tuple(pile)  # (a pile is never changed in place: copies share it)
     s.junk_card = None
     s.used |= {"junk_dealer"}
     s.event("junk", player=p.name, gave=given, got=got, pile=pile_round)

@@ -116,23 +116,37 @@ def hustle(s: GameState, p: Player, a: Action) -> None:
 # -- choose (R1) ---------------------------------------------------------------------------
 
 
+def choices(s: GameState, p: Player) -> int:
+    """The cards a player may put down now, one for each kind in hand (physical cards: the
+    one unseen); none once a card is down, for the dead, or with no card in hand (R1)."""
+    if not p.alive or p.card is not None:
+        return 0
+    return 1 if s.physical else (p.bang > 0) + (p.click > 0)
+
+
 def choosers(s: GameState) -> list[Player]:
-    """Who still puts a card down: alive, none down yet, and a card in hand (R1)."""
-    physical = s.physical
-    return [p for p in s.players if p.alive and p.card is None and (physical or p.bang or p.click)]
+    """Who still puts a card down."""
+    return [p for p in s.players if choices(s, p)]
 
 
 def choose(s: GameState, p: Player, a: Action) -> None:
-    if p not in choosers(s):
+    n = choices(s, p)
+    if not n:
         raise RuleError("R3", f"{p.name} has already put a card down this turn"
                         if p.card else f"{p.name} has no card to put down")
+    pending = s.pending - n
+    card = a.card
     if s.physical:
-        check_physical_field(s, a.card, "the card chosen", "R3")
-        p.card = HIDDEN
-        return
-    card = check_bullet(a.card, "R1")
-    take_from_hand(p, card, "R1")
+        check_physical_field(s, card, "the card chosen", "R3")
+        card = HIDDEN
+    elif card == BANG and p.bang:
+        p.bang -= 1
+    elif card == CLICK and p.click:
+        p.click -= 1
+    else:
+        take_from_hand(p, check_bullet(card, "R1"), "R1")  # (which refuses it, and why)
     p.card = card
+    s.pending = pending
 
 
 # -- hold-up (R4, R25) and the Cunning (R17) -----------------------------------------------
@@ -142,23 +156,20 @@ def aim_targets(s: GameState, p: Player) -> list[Player]:
     return [t for t in s.players if t.alive and t is not p]
 
 
-def kid_waits(s: GameState, p: Player) -> bool:
-    return p.power == KID and any(not q.aimed for q in s.living() if q is not p)
-
-
 def aim(s: GameState, p: Player, a: Action) -> None:
     """An aim in the hold-up (the privilege's re-aim is `aim_ordered`)."""
     if p.aimed:
         raise RuleError("R3", f"{p.name} has already aimed this turn")
-    if kid_waits(s, p):
+    if p.power == KID and s.pending > 1:  # (another living player has still to aim)
         raise RuleError("R25", f"{p.name} is the Kid and aims after every other living player")
     if a.target is not None:
         t = player_named(s, a.target, "target")
-        if t not in aim_targets(s, p):
+        if t is p or not t.alive:  # (`aim_targets`)
             raise RuleError("R8", f"{p.name} cannot aim at {t.name}: "
                             + ("that is oneself" if t is p else f"{t.name} is out of the game"))
         p.target = t.seat
     p.aimed = True
+    s.pending -= 1
 
 
 def can_swap(s: GameState) -> bool:
@@ -202,15 +213,14 @@ def new_targets(s: GameState, p: Player) -> list[Player]:
 
 
 def orderable(s: GameState) -> list[Player]:
-    return [p for p in s.living() if p.seat != s.godfather and new_targets(s, p)]
+    """Whom the Godfather may order: another living player with a new target (R5)."""
+    others = len(s.living_names) - 1  # (`new_targets`, counted: all but oneself and the old)
+    return [p for p in s.players if p.alive and p.seat != s.godfather
+            and others - (p.target is not None and s.players[p.target].alive) > 0]
 
 
 def can_order(s: GameState) -> bool:
-    """Someone may be ordered: `orderable(s)` is not empty (R5), found without listing."""
-    living = [p for p in s.players if p.alive]
-    return any(p.seat != s.godfather
-               and len(living) - 1 - (p.target is not None and s.players[p.target].alive) > 0
-               for p in living)
+    return bool(orderable(s))
 
 
 def privilege(s: GameState, p: Player, a: Action) -> None:
@@ -258,9 +268,10 @@ def courage(s: GameState, p: Player, a: Action) -> None:
     if not isinstance(a.down, bool):
         raise RuleError("R6", "courage takes down: true or false")
     p.down = a.down
+    s.pending -= 1
     if not a.down:
         return
-    s.event("lay_down", player=p.name)
+    s.events.append({"round": s.round, "type": "lay_down", "player": p.name})  # (hot)
     if p.power == DOCTOR and p.wounds > 0:
         p.wounds -= 1
         s.event("healed", player=p.name, wounds=p.wounds, by="doctor")

@@ -7,26 +7,18 @@ next step and the next round. Nothing here compares phase names.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
 
 from companion.rules import effects, split, steps
 from companion.rules.actions import Action
-from companion.rules.cards import BULLETS, KINDS, LOOT_KIND, ROUNDS
+from companion.rules.cards import BANG, BULLETS, CLICK, KINDS, LOOT_KIND, ROUNDS
+from companion.rules.menu import Offer, act
 from companion.rules.powers import CUNNING, HUSTLER, JUNK_DEALER, KID, SMART
 from companion.rules.scoring import finish
 from companion.rules.state import LOOT, SPLIT, GameState, Player
 
 # -- listing actions -----------------------------------------------------------------------
-
-
-@lru_cache(maxsize=8192)
-def act(type_: str, player: str, key: str, value: Any, key2: str = "", value2: Any = None,
-        ) -> Action:
-    """Actions are immutable values: the same few are built once, not at every call."""
-    fields = {key: value, key2: value2} if key2 else {key: value}
-    return Action(type_, player, **fields)
 
 
 @lru_cache(maxsize=1024)
@@ -58,8 +50,12 @@ def goto(name: str) -> Callable[[GameState], None]:
 # -- loot (R2) and the Hustler (R23) -------------------------------------------------------
 
 
+def deal_due(s: GameState) -> bool:
+    return not s.dealt
+
+
 def dealer(s: GameState) -> list[Player]:
-    return [] if s.dealt else [s.players[s.godfather]]
+    return [s.players[s.godfather]] if deal_due(s) else []
 
 
 def may_hustle(s: GameState) -> Player | None:
@@ -80,15 +76,34 @@ def hustles(s: GameState, h: Player) -> list[Action]:
 # -- choose (R1) ---------------------------------------------------------------------------
 
 
-def chooses(s: GameState) -> list[Action]:
-    out: list[Action] = []
-    for p in steps.choosers(s):
-        cards = [None] if s.physical else [c for c in BULLETS if steps.hand_count(p, c)]
-        out += [act("choose", p.name, "card", c) for c in cards]
-    return out
+def choosing(s: GameState) -> None:
+    """The bullet choice begins: count the choices, one for each kind of card in a hand."""
+    s.pending = sum(steps.choices(s, p) for p in s.players)
+
+
+def pending(s: GameState) -> int:
+    return s.pending
+
+
+def nth_choice(s: GameState, i: int) -> Action:
+    """Each chooser's cards in hand, bang before click (physical cards: one unseen card)."""
+    if s.physical:
+        return act("choose", steps.choosers(s)[i].name, "card", None)
+    for p in s.players:
+        if p.alive and p.card is None:
+            n = (p.bang > 0) + (p.click > 0)
+            if i < n:
+                return act("choose", p.name, "card", BANG if p.bang and not i else CLICK)
+            i -= n
+    raise IndexError(i)
 
 
 # -- hold-up (R4, R25) and the Cunning (R17) -----------------------------------------------
+
+
+def everyone_acts(s: GameState) -> None:
+    """The hold-up or the courage step begins: every living player has to act."""
+    s.pending = len(s.living_names)
 
 
 def aiming(s: GameState) -> list[Player]:
@@ -99,24 +114,41 @@ def aiming(s: GameState) -> list[Player]:
     return left
 
 
-def holdup_aims(s: GameState) -> list[Action]:
-    names = tuple(p.name for p in s.players if p.alive)
-    out: list[Action] = []
-    for p in aiming(s):
-        out += aims(p.name, names)
-    return out
+def _kid_waits(s: GameState) -> Player | None:
+    """The Kid, while others have still to aim before him (R25); None otherwise."""
+    seat = s.powers.get(KID)
+    if seat is None or s.pending < 2:
+        return None
+    kid = s.players[seat]
+    return kid if kid.alive and not kid.aimed else None
 
 
-def _once_all_have(s: GameState, mark: str, can: Callable[[GameState], bool],
-                   pending: Callable[[Player], bool], power: str) -> Player | None:
-    """The holder of `power`, once no living player is `pending`, if it may still act."""
-    if mark in s.done or not can(s) or any(p.alive and pending(p) for p in s.players):
+def aims_count(s: GameState) -> int:
+    return (s.pending - (_kid_waits(s) is not None)) * len(s.living_names)
+
+
+def nth_aim(s: GameState, i: int) -> Action:
+    """Each aimer's aims, in seating order: too slow, then every other living player."""
+    j, t = divmod(i, len(s.living_names))
+    kid = _kid_waits(s)
+    for p in s.players:
+        if p.alive and not p.aimed and p is not kid:
+            if not j:
+                return aims(p.name, s.living_names)[t]
+            j -= 1
+    raise IndexError(i)
+
+
+def _once_all_have(s: GameState, mark: str, can: Callable[[GameState], bool], power: str,
+                   ) -> Player | None:
+    """The holder of `power`, once every living player has acted, if it may still act."""
+    if s.pending or mark in s.done or not can(s):
         return None
     return s.holder(power)
 
 
 def may_swap(s: GameState) -> Player | None:
-    return _once_all_have(s, "swap", steps.can_swap, lambda p: not p.aimed, CUNNING)
+    return _once_all_have(s, "swap", steps.can_swap, CUNNING)
 
 
 def swaps(s: GameState, c: Player) -> list[Action]:
@@ -124,6 +156,10 @@ def swaps(s: GameState, c: Player) -> list[Action]:
 
 
 # -- the Godfather's privilege (R5) --------------------------------------------------------
+
+
+def ordered(s: GameState) -> bool:
+    return s.ordered is not None
 
 
 def reaiming(s: GameState) -> list[Player]:
@@ -141,9 +177,8 @@ def may_order(s: GameState) -> Player | None:
     return s.players[s.godfather]
 
 
-def orders(s: GameState, g: Player) -> list[Action]:
-    return [act("privilege", g.name, "order", None)] + [
-        act("privilege", g.name, "order", o.name) for o in steps.orderable(s)]
+def orders(s: GameState, g: Player) -> Sequence[Action]:
+    return Offer("privilege", g.name, "order", [None, *(o.name for o in steps.orderable(s))])
 
 
 # -- courage (R6) and the Smart (R28) ------------------------------------------------------
@@ -153,15 +188,23 @@ def deciding(s: GameState) -> list[Player]:
     return [p for p in s.players if p.alive and p.down is None]
 
 
-def courages(s: GameState) -> list[Action]:
-    out: list[Action] = []
-    for p in deciding(s):
-        out += (act("courage", p.name, "down", False), act("courage", p.name, "down", True))
-    return out
+def courage_count(s: GameState) -> int:
+    return 2 * s.pending
+
+
+def nth_courage(s: GameState, i: int) -> Action:
+    """Each undecided player stands or lies down, in seating order."""
+    j, down = divmod(i, 2)
+    for p in s.players:
+        if p.alive and p.down is None:
+            if not j:
+                return act("courage", p.name, "down", down == 1)
+            j -= 1
+    raise IndexError(i)
 
 
 def may_smart(s: GameState) -> Player | None:
-    return _once_all_have(s, "smart", steps.can_smart, lambda p: p.down is None, SMART)
+    return _once_all_have(s, "smart", steps.can_smart, SMART)
 
 
 def smarts(s: GameState, m: Player) -> list[Action]:
@@ -181,23 +224,27 @@ def reveals(s: GameState) -> list[Action]:
 
 def resolve_cards(s: GameState) -> None:
     if effects.resolve(s):
-        s.phase = SPLIT
-        split.start(s)
+        s.phase = SPLIT  # (which starts with `split.start`)
 
 
 # -- the split (R10 to R14), the Dictator (R19), the Junk Dealer (R24) ---------------------
 
 
-def taking(s: GameState) -> list[Player]:
+def taker(s: GameState) -> Player | None:
     """Whose turn it is, while the split goes on (after the Junk Dealer's window)."""
     if s.turn is None or s.junk_card is not None or split.over(s):
-        return []
-    return [s.players[s.turn]]
+        return None
+    return s.players[s.turn]
 
 
-def takes(s: GameState) -> list[Action]:
-    return [act("take", p.name, "loot", x) for p in taking(s)
-            for x in split.take_options(s, p)]
+def taking(s: GameState) -> list[Player]:
+    p = taker(s)
+    return [] if p is None else [p]
+
+
+def takes(s: GameState) -> Sequence[Action]:
+    p = taker(s)
+    return () if p is None else Offer("take", p.name, "loot", split.take_options(s, p))
 
 
 def forbids(s: GameState, d: Player) -> list[Action]:
@@ -235,8 +282,9 @@ def begin_round(s: GameState) -> None:
     s.done = s.used = frozenset()
     s.ordered = s.turn = s.forbidden = s.junk_card = s.new_godfather = None
     s.phase = LOOT
+    s.count_the_living()
     s.event("round", godfather=s.players[s.godfather].name, loot=s.table[:])
-    if len(s.living()) <= 1:  # R9, for a game begun from such a position
+    if len(s.living_names) <= 1:  # R9, for a game begun from such a position
         finish(s)
 
 

@@ -1,0 +1,169 @@
+"""What is legal now, read from the phase table: listed, or drawn without listing.
+
+`legal_actions` lists every action `apply` accepts, those that pass an optional window
+included (at a resting window: its holder's actions, then those of the state once it is
+passed). `draw_legal` draws the one `random.choice` would draw from that list, without
+building it: a step of everyone at once counts its actions and builds only the one drawn,
+and a window is passed in place and put back instead of copying the state, whenever
+passing it only moves the game on (`Phase.moves_on`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from random import Random
+from typing import overload
+
+from companion.rules.actions import Action
+from companion.rules.engine import pass_window, settle
+from companion.rules.phases import PHASE, Phase, Window
+from companion.rules.state import GameState
+
+
+def beside(ph: Phase, s: GameState) -> list[Action]:
+    """The actions of the windows open alongside the step (the Dictator's)."""
+    out: list[Action] = []
+    for w in ph.beside:
+        h = w.holder(s)
+        if h is not None:
+            out += w.actions(s, h)
+    return out
+
+
+def _resting(ph: Phase, s: GameState) -> tuple[Window, Sequence[Action]]:
+    """The window the state rests at, and its holder's actions."""
+    assert s.rests_at is not None
+    w = ph.window_named[s.rests_at]
+    holder = w.holder(s)
+    assert holder is not None  # (`settle` rested there for it)
+    return w, w.actions(s, holder)
+
+
+class LegalActions(Sequence[Action]):
+    """Every action `apply` accepts now, in order; its length is known at once, and an
+    action of a step of everyone at once is built when asked for. At a resting window, the
+    actions that pass it are those of a copy of the state with the window passed."""
+
+    __slots__ = ("_head", "_n", "_rest", "_split")
+
+    def __init__(self, s: GameState) -> None:
+        ph = PHASE[s.phase]
+        self._rest: LegalActions | list[Action]
+        if s.rests_at is None:
+            self._head: Sequence[Action] = ph.actions(s)
+            self._rest = beside(ph, s)
+        else:
+            w, self._head = _resting(ph, s)
+            passed = s.copy()
+            pass_window(passed, w.name)
+            self._rest = LegalActions(passed)
+        self._split = len(self._head)
+        self._n = self._split + len(self._rest)
+
+    def __len__(self) -> int:
+        return self._n
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Action]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | list[Action]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self._n))]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("legal action index out of range")
+        return self._head[i] if i < self._split else self._rest[i - self._split]
+
+    def __iter__(self) -> Iterator[Action]:
+        yield from self._head
+        yield from self._rest
+
+
+def legal_actions(s: GameState) -> list[Action]:
+    """Every action `apply` accepts now, those that pass an optional window included."""
+    return list(LegalActions(s))
+
+
+# -- drawing one, for a player that owns the state -----------------------------------------
+
+
+def draw_legal(s: GameState, rnd: Random) -> tuple[Action, GameState] | None:
+    """The action `rnd.choice(legal_actions(s))` would draw, found without listing them,
+    and the state to apply it to: `s` (left as it was), or, past a window whose passing
+    does more than move the game on, a copy with it passed, which a caller that owns `s`
+    may go on with (applying the action to `s` gives the same). None when nothing can be
+    listed (only a physical deal is due). `s` is changed while this runs: not for a state
+    another thread reads."""
+    ph = PHASE[s.phase]
+    counted = ph.counted
+    if counted is not None and s.rests_at is None and not ph.beside:  # (most draws)
+        n = counted.count(s)
+        return (counted.nth(s, _below(rnd, n)), s) if n else None
+    # past the windows the state rests at, one after the other: each passed in place
+    # (and put back below) when that only moves the game on, else on a copy
+    heads: list[tuple[Sequence[Action], GameState]] = []
+    moves: list[tuple[GameState, Moved]] = []
+    t = s
+    while t.rests_at is not None:
+        ph = PHASE[t.phase]
+        w, head = _resting(ph, t)
+        heads.append((head, t))
+        moved = _pass_in_place(t, w)
+        if moved is None:
+            t = t.copy()
+            pass_window(t, w.name)
+        else:
+            moves.append((t, moved))
+    ph = PHASE[t.phase]
+    counted = ph.counted
+    offered = ph.actions(t) if counted is None else None
+    n = counted.count(t) if counted is not None else len(offered)  # type: ignore[arg-type]
+    extra = beside(ph, t) if ph.beside else []
+    total = sum(len(head) for head, _ in heads) + n + len(extra)
+    drawn: tuple[Action, GameState] | None = None
+    if total:
+        i = _below(rnd, total)
+        for head, at in heads:
+            if i < len(head):
+                drawn = head[i], at
+                break
+            i -= len(head)
+        else:
+            if i >= n:
+                drawn = extra[i - n], t
+            else:
+                drawn = (offered[i] if offered is not None else counted.nth(t, i)), t  # type: ignore[union-attr]
+    for at, moved in reversed(moves):
+        _put_back(at, moved)
+    return drawn
+
+
+def _below(rnd: Random, n: int) -> int:
+    """The index `rnd.choice` draws from `n` items, as CPython draws it (`_randbelow`)."""
+    k = n.bit_length()
+    i = rnd.getrandbits(k)
+    while i >= n:
+        i = rnd.getrandbits(k)
+    return i
+
+
+Moved = tuple[str, frozenset[str], int, str | None, int | None]
+
+
+def _pass_in_place(s: GameState, w: Window) -> Moved | None:
+    """Pass window `w` in place if that only moves the game on: what puts it back; else
+    None, with `s` as it was."""
+    moved: Moved = (s.phase, s.done, s.pending, s.rests_at, s.junk_card)
+    assert w.close is not None  # (a resting window)
+    w.close(s)  # (marks it done, or drops the Junk Dealer's card)
+    if settle(s, only_moving_on=True):
+        return moved
+    _put_back(s, moved)
+    return None
+
+
+def _put_back(s: GameState, moved: Moved) -> None:
+    s.phase, s.done, s.pending, s.rests_at, s.junk_card = moved
