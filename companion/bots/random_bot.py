@@ -38,8 +38,9 @@ def play(setup: Setup, rnd: random.Random, max_actions: int = 10_000) -> PlayedG
     s = game.state
     deck = official_deck()
     rnd.shuffle(deck)
+    actions = game.actions
     while s.phase != "over":
-        if len(game.actions) >= max_actions:
+        if len(actions) >= max_actions:
             raise RuntimeError(f"game did not end after {max_actions} actions")
         drawn = draw_legal(s, rnd)  # as `rnd.choice(legal_actions(s))`, without the list
         if drawn is None:
@@ -47,6 +48,6 @@ def play(setup: Setup, rnd: random.Random, max_actions: int = 10_000) -> PlayedG
         else:
             action, s = drawn
         apply_in_place(s, action)
-        game.actions.append(action)
+        actions.append(action)
     game.state = s
     return game

@@ -67,7 +67,7 @@ def resolve(s: GameState) -> bool:
             taken = take_random_loot(s, t, vulture, 2)
             if taken:
                 s.event("vulture", player=vulture.name, prey=t.name, loot=taken)
-    if len(s.living()) <= 1:  # R9
+    if len(s.living_names) <= 1:  # R9
         finish(s)
         return False
     return True

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.rules import phases, turn
+from companion.rules import turn
 from companion.rules.actions import Action
 from companion.rules.errors import RuleError
-from companion.rules.phases import PHASE, describe
+from companion.rules.phases import ACTION_TYPES, PHASE, describe
 from companion.rules.state import GameState
 from companion.rules.steps import player_named
 
@@ -39,7 +39,7 @@ def settle(s: GameState, only_moving_on: bool = False) -> bool:
     while True:  # (`Phase.ends`, written out: this is the engine's innermost loop)
         ph = PHASE[s.phase]
         if ph.then is None or (s.pending if ph.pends else ph.busy(s)):
-            s.rests_at = None  # (a counted step is busy while its count is not zero)
+            s.rests_at = None  # (a step of everyone is busy while it has actions left)
             return True
         for w in ph.resting:
             if w.holder(s) is not None:
@@ -83,9 +83,20 @@ def apply_in_place(s: GameState, a: Action) -> None:
     """Apply `a` to `s` itself: for callers that own `s` and only play legal actions
     (a refused action leaves `s` half-changed)."""
     ph = PHASE[s.phase]
+    handler = ph.accepts.get(a.type)
+    if handler is not None and s.rests_at is None:  # (most actions: checked below, in order)
+        try:
+            p = s.players[s.index[a.player]]
+        except (KeyError, TypeError):  # (not a player: refused below)
+            p = None
+        if p is not None and p.alive:
+            handler(s, p, a)
+            if not (ph.pends and s.pending):  # (a step of everyone goes on: still settled)
+                settle(s)
+            return
     if ph.then is None:
         raise RuleError("R9", "the game is over")
-    if a.type not in phases.ACTION_TYPES:
+    if a.type not in ACTION_TYPES:
         raise RuleError("R3", f"unknown action type {a.type!r}")
     seat = s.index.get(a.player) if isinstance(a.player, str) else None  # (`player_named`)
     p = player_named(s, a.player, "player") if seat is None else s.players[seat]

@@ -95,15 +95,58 @@ def draw_legal(s: GameState, rnd: Random) -> tuple[Action, GameState] | None:
     and the state to apply it to: `s` (left as it was), or, past a window whose passing
     does more than move the game on, a copy with it passed, which a caller that owns `s`
     may go on with (applying the action to `s` gives the same). None when nothing can be
-    listed (only a physical deal is due). `s` is changed while this runs: not for a state
-    another thread reads."""
-    ph = PHASE[s.phase]
-    counted = ph.counted
-    if counted is not None and s.rests_at is None and not ph.beside:  # (most draws)
-        n = counted.count(s)
-        return (counted.nth(s, _below(rnd, n)), s) if n else None
-    # past the windows the state rests at, one after the other: each passed in place
-    # (and put back below) when that only moves the game on, else on a copy
+    listed (only a physical deal is due). At a window, `s` is changed while this runs and
+    put back: not for a state another thread reads."""
+    if s.rests_at is not None:
+        return _draw_past_windows(s, rnd)
+    ph = PHASE[s.phase]  # (below: `_count` and `_nth`, written out for the most common case)
+    nth = ph.nth
+    if nth is not None:  # (a step of everyone at once: counted, only the action drawn built)
+        n = s.pending
+        k = n.bit_length()  # (`_below`, written out)
+        i = rnd.getrandbits(k)
+        while i >= n:
+            i = rnd.getrandbits(k)
+        return nth(s, i), s
+    offered = ph.actions(s)
+    n = len(offered)
+    extra = beside(ph, s) if ph.beside else ()
+    total = n + len(extra)
+    if not total:
+        return None
+    i = _below(rnd, total)
+    return (offered[i] if i < n else extra[i - n]), s
+
+
+def _below(rnd: Random, n: int) -> int:
+    """The index `rnd.choice` draws from `n` items, as CPython draws it (`_randbelow`)."""
+    k = n.bit_length()
+    i = rnd.getrandbits(k)
+    while i >= n:
+        i = rnd.getrandbits(k)
+    return i
+
+
+def _count(t: GameState) -> int:
+    """How many actions a state that rests at no window offers."""
+    ph = PHASE[t.phase]
+    n = t.pending if ph.nth is not None else len(ph.actions(t))
+    return n + len(beside(ph, t)) if ph.beside else n
+
+
+def _nth(t: GameState, i: int) -> Action:
+    """The i-th action a state that rests at no window offers."""
+    ph = PHASE[t.phase]
+    if ph.nth is not None:
+        return ph.nth(t, i)
+    offered = ph.actions(t)
+    return offered[i] if i < len(offered) else beside(ph, t)[i - len(offered)]
+
+
+def _draw_past_windows(s: GameState, rnd: Random) -> tuple[Action, GameState]:
+    """`draw_legal` at a window: its holder's actions, then those past it, and so on;
+    each window passed in place (put back at the end) when that only moves the game on,
+    else on a copy."""
     heads: list[tuple[Sequence[Action], GameState]] = []
     moves: list[tuple[GameState, Moved]] = []
     t = s
@@ -117,46 +160,26 @@ def draw_legal(s: GameState, rnd: Random) -> tuple[Action, GameState] | None:
             pass_window(t, w.name)
         else:
             moves.append((t, moved))
-    ph = PHASE[t.phase]
-    counted = ph.counted
-    offered = ph.actions(t) if counted is None else None
-    n = counted.count(t) if counted is not None else len(offered)  # type: ignore[arg-type]
-    extra = beside(ph, t) if ph.beside else []
-    total = sum(len(head) for head, _ in heads) + n + len(extra)
-    drawn: tuple[Action, GameState] | None = None
-    if total:
-        i = _below(rnd, total)
-        for head, at in heads:
-            if i < len(head):
-                drawn = head[i], at
-                break
-            i -= len(head)
-        else:
-            if i >= n:
-                drawn = extra[i - n], t
-            else:
-                drawn = (offered[i] if offered is not None else counted.nth(t, i)), t  # type: ignore[union-attr]
+    i = _below(rnd, sum(len(head) for head, _ in heads) + _count(t))
+    for head, at in heads:
+        if i < len(head):
+            drawn = head[i], at
+            break
+        i -= len(head)
+    else:
+        drawn = _nth(t, i), t
     for at, moved in reversed(moves):
         _put_back(at, moved)
     return drawn
 
 
-def _below(rnd: Random, n: int) -> int:
-    """The index `rnd.choice` draws from `n` items, as CPython draws it (`_randbelow`)."""
-    k = n.bit_length()
-    i = rnd.getrandbits(k)
-    while i >= n:
-        i = rnd.getrandbits(k)
-    return i
-
-
-Moved = tuple[str, frozenset[str], int, str | None, int | None]
+Moved = tuple[str, frozenset[str], int, list[int], str | None, int | None]
 
 
 def _pass_in_place(s: GameState, w: Window) -> Moved | None:
     """Pass window `w` in place if that only moves the game on: what puts it back; else
     None, with `s` as it was."""
-    moved: Moved = (s.phase, s.done, s.pending, s.rests_at, s.junk_card)
+    moved: Moved = (s.phase, s.done, s.pending, s.to_act, s.rests_at, s.junk_card)
     assert w.close is not None  # (a resting window)
     w.close(s)  # (marks it done, or drops the Junk Dealer's card)
     if settle(s, only_moving_on=True):
@@ -166,4 +189,4 @@ def _pass_in_place(s: GameState, w: Window) -> Moved | None:
 
 
 def _put_back(s: GameState, moved: Moved) -> None:
-    s.phase, s.done, s.pending, s.rests_at, s.junk_card = moved
+    s.phase, s.done, s.pending, s.to_act, s.rests_at, s.junk_card = moved

@@ -47,7 +47,6 @@ NOBODY = "nobody"  # the game is over
 
 COUNTDOWN = "countdown"  # the referee stage of the hold-up and courage steps
 
-PENDING = "pending"  # a step busy while `GameState.pending`, counted by its `start`, is not 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,15 +64,6 @@ class Window:
 
 
 @dataclass(frozen=True, slots=True)
-class Counted:
-    """A step's legal actions counted at once and built one at a time, by index: a
-    random player draws one without listing them all (`engine.draw_legal`)."""
-
-    count: Callable[[GameState], int]
-    nth: Callable[[GameState, int], Action]  # in the order they are listed
-
-
-@dataclass(frozen=True, slots=True)
 class Phase:
     """One step of the turn."""
 
@@ -84,22 +74,25 @@ class Phase:
     handlers: Mapping[str, Handler]  # the step's own actions (its windows add theirs)
     duty: str  # what the table waits for when no window is open (a words key)
     waiting: Callable[[GameState], list[Player]]  # who must act now, in seating order
-    # the legal actions of `waiting`, in order: listed, or `Counted` (steps of everyone)
-    offers: Callable[[GameState], Sequence[Action]] | Counted
     waiting_words: str  # "waiting for {names} to ..."
+    # the legal actions of `waiting`, in order, listed; or, for a step of everyone at once,
+    # `nth`: its `start` counts them into `GameState.pending` (and who into `to_act`), its
+    # handler takes off those of whoever acts, and `nth` builds the i-th of them
+    offers: Callable[[GameState], Sequence[Action]] | None = None
+    nth: Callable[[GameState, int], Action] | None = None
     windows: tuple[Window, ...] = ()  # the optional actions it opens
     # once it ends; by default on to the next step of `state.PHASES` (the last has none)
     then: Callable[[GameState], None] | None = None
-    # what it counts once the game enters it (only `pending`, when entered by moving on)
+    # what it counts once the game enters it (when entered by moving on: `pending` and
+    # `to_act` only, which `legal.py` puts back after passing a window in place)
     start: Callable[[GameState], None] | None = None
     # someone is `waiting`, told without listing them (anything true: someone is); by
-    # default `waiting` is not empty; PENDING: the count `start` keeps is not zero
-    someone: Callable[[GameState], object] | str | None = None
+    # default `waiting` is not empty, with `nth` the count of actions is not zero
+    someone: Callable[[GameState], object] | None = None
     busy: Callable[[GameState], object] = field(init=False)  # `someone`, as a function
-    pends: bool = field(init=False)  # someone == PENDING (read inline by `engine.settle`)
+    pends: bool = field(init=False)  # has `nth` (`engine.settle` reads `pending` inline)
     moves_on: bool = field(init=False)  # `then` only moves on to the next step
-    counted: Counted | None = field(init=False)  # `offers`, when counted
-    actions: Callable[[GameState], Sequence[Action]] = field(init=False)  # `offers`, listed
+    actions: Callable[[GameState], Sequence[Action]] = field(init=False)  # listed
     resting: tuple[Window, ...] = field(init=False)  # the windows the game rests for
     beside: tuple[Window, ...] = field(init=False)  # those open alongside, never waited for
     window_named: Mapping[str, Window] = field(init=False)
@@ -110,19 +103,14 @@ class Phase:
         object.__setattr__(self, "moves_on", self.then is None and at + 1 < len(PHASES))
         if self.moves_on:
             object.__setattr__(self, "then", turn.goto(PHASES[at + 1]))
-        waiting, offers = self.waiting, self.offers
-        someone = self.someone
-        object.__setattr__(self, "pends", someone == PENDING)
-        if someone == PENDING:
-            someone = turn.pending
-        elif someone is None or isinstance(someone, str):
-            someone = lambda s: bool(waiting(s))  # noqa: E731
-        object.__setattr__(self, "busy", someone)
-        if isinstance(offers, Counted):
-            object.__setattr__(self, "counted", offers)
-            object.__setattr__(self, "actions", lambda s: Menu(s, offers.count(s), offers.nth))
+        waiting, offers, nth = self.waiting, self.offers, self.nth
+        object.__setattr__(self, "pends", nth is not None)
+        if nth is not None:
+            object.__setattr__(self, "busy", turn.pending)
+            object.__setattr__(self, "actions", lambda s: Menu(s, s.pending, nth))
         else:
-            object.__setattr__(self, "counted", None)
+            assert offers is not None, self.name
+            object.__setattr__(self, "busy", self.someone or (lambda s: bool(waiting(s))))
             object.__setattr__(self, "actions", offers)
         object.__setattr__(self, "resting", tuple(w for w in self.windows if w.rests))
         object.__setattr__(self, "beside", tuple(w for w in self.windows if not w.rests))
@@ -180,15 +168,14 @@ TABLE: tuple[Phase, ...] = (
     Phase(
         name=CHOOSE, words="bullet choice", acts=ALL, stage=None,
         handlers={"choose": steps.choose},
-        duty="choose", waiting=steps.choosers, offers=Counted(turn.pending, turn.nth_choice),
-        waiting_words="waiting for {names} to choose a card",
-        start=turn.choosing, someone=PENDING),
+        duty="choose", waiting=steps.choosers, nth=turn.nth_choice, start=turn.choosing,
+        waiting_words="waiting for {names} to choose a card"),
     Phase(
         name=HOLDUP, words="hold-up", acts=ALL, stage=COUNTDOWN,
         handlers={"aim": steps.aim},
-        duty="holdup", waiting=turn.aiming, offers=Counted(turn.aims_count, turn.nth_aim),
+        duty="holdup", waiting=turn.aiming, nth=turn.nth_aim, start=turn.aiming_starts,
         waiting_words="waiting for aims from {names}",
-        windows=(SWAP_WINDOW,), start=turn.everyone_acts, someone=PENDING),
+        windows=(SWAP_WINDOW,)),
     Phase(
         name=PRIVILEGE, words="Godfather's privilege", acts=GODFATHER, stage=None,
         handlers={"aim": steps.aim_ordered},  # the player ordered aims again
@@ -198,10 +185,9 @@ TABLE: tuple[Phase, ...] = (
     Phase(
         name=COURAGE, words="courage", acts=ALL, stage=COUNTDOWN,
         handlers={"courage": steps.courage},
-        duty="courage", waiting=turn.deciding,
-        offers=Counted(turn.courage_count, turn.nth_courage),
+        duty="courage", waiting=turn.deciding, nth=turn.nth_courage, start=turn.deciding_starts,
         waiting_words="waiting for {names} to lie down or stand",
-        windows=(SMART_WINDOW,), start=turn.everyone_acts, someone=PENDING),
+        windows=(SMART_WINDOW,)),
     Phase(
         name=REVEAL, words="card reveals", acts=ALL, stage=None,
         handlers={"reveal": steps.reveal},  # physical cards: the cards that count

@@ -34,8 +34,18 @@ def below(state: int, n: int) -> tuple[int, int]:
 
 
 def shuffle(state: int, items: list[Any]) -> int:
-    """Fisher-Yates shuffle of `items` in place; returns the new state."""
+    """Fisher-Yates shuffle of `items` in place; returns the new state.
+
+    Its draws are `below(state, i + 1)`, written out (a game begins with 63 of them)."""
     for i in range(len(items) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        n = i + 1
+        limit = _SPAN - _SPAN % n
+        x = limit
+        while x >= limit:
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * _MIX1) & _MASK
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+            x = z ^ (z >> 31)
+        j = x % n
         items[i], items[j] = items[j], items[i]
     return state

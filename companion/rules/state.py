@@ -53,7 +53,7 @@ class Player:
     @property
     def standing(self) -> bool:
         """Standing at the split: alive, did not lie down, took no wound (R7, R26)."""
-        return self.alive and self.down is False and not self.hits_wound
+        return self.alive and self.down is False and not (self.hits and self.hits_wound)
 
     @property
     def hits_wound(self) -> bool:
@@ -86,7 +86,8 @@ class GameState:
         "cards", "discard_bang", "discard_click", "done", "events", "forbidden", "godfather",
         "index", "junk_card", "living_names", "loot_mode", "new_godfather", "ordered", "out",
         "pending", "phase", "physical", "physical_loot", "piles", "players", "powers",
-        "rests_at", "rng", "round", "table", "token", "turn", "used", "variant", "winners",
+        "rests_at", "rng", "round", "table", "to_act", "token", "turn", "used", "variant",
+        "winners",
     )
 
     players: list[Player]
@@ -117,9 +118,11 @@ class GameState:
     winners: list[str]
     events: list[dict[str, Any]]
     # Kept by the rules as they change, so that nobody rescans the players for them:
-    pending: int  # what the step of everyone at once still waits for, counted when it begins
-    #               (`Phase.start`): choices of a card in the bullet choice (one for each
-    #               kind in each chooser's hand), players in the hold-up and courage steps
+    # the step of everyone at once (choose, hold-up, courage), counted when it begins
+    # (`Phase.start`) and as each player acts: who it still waits for, in seating order
+    # (the Kid only once alone, R25), and how many actions they have (`Phase.nth`)
+    to_act: list[int]
+    pending: int
     living_names: tuple[str, ...]  # the living players' names in seating order (the aims)
     rests_at: str | None  # the resting window the game rests at, if any (`engine.settle`)
 
@@ -153,6 +156,7 @@ class GameState:
         s.winners = self.winners[:]
         s.events = self.events[:]  # (the events themselves are never changed: shared)
         s.pending = self.pending
+        s.to_act = self.to_act[:]
         s.living_names = self.living_names
         s.rests_at = self.rests_at
         return s

@@ -13,7 +13,7 @@ from functools import lru_cache
 from companion.rules import effects, split, steps
 from companion.rules.actions import Action
 from companion.rules.cards import BANG, BULLETS, CLICK, KINDS, LOOT_KIND, ROUNDS
-from companion.rules.menu import Offer, act
+from companion.rules.menu import act
 from companion.rules.powers import CUNNING, HUSTLER, JUNK_DEALER, KID, SMART
 from companion.rules.scoring import finish
 from companion.rules.state import LOOT, SPLIT, GameState, Player
@@ -68,8 +68,8 @@ def may_hustle(s: GameState) -> Player | None:
 def hustles(s: GameState, h: Player) -> list[Action]:
     out = [act("hustle", h.name, "victim", None)]
     for v in steps.hustle_victims(s, h):
-        gives: list[str | None] = [None] if s.physical else list(steps.hustle_gives(h, v))
-        out += [act("hustle", h.name, "victim", v.name, "give", g) for g in gives]
+        for g in (None,) if s.physical else steps.hustle_gives(h, v):
+            out.append(act("hustle", h.name, "victim", v.name, "give", g))
     return out
 
 
@@ -77,8 +77,13 @@ def hustles(s: GameState, h: Player) -> list[Action]:
 
 
 def choosing(s: GameState) -> None:
-    """The bullet choice begins: count the choices, one for each kind of card in a hand."""
-    s.pending = sum(steps.choices(s, p) for p in s.players)
+    """The bullet choice begins: who chooses, and their choices (one a kind of card held)."""
+    s.to_act, s.pending = [], 0
+    for p in s.players:
+        n = steps.choices(s, p)
+        if n:
+            s.to_act.append(p.seat)
+            s.pending += n
 
 
 def pending(s: GameState) -> int:
@@ -87,23 +92,33 @@ def pending(s: GameState) -> int:
 
 def nth_choice(s: GameState, i: int) -> Action:
     """Each chooser's cards in hand, bang before click (physical cards: one unseen card)."""
+    players = s.players
     if s.physical:
-        return act("choose", steps.choosers(s)[i].name, "card", None)
-    for p in s.players:
-        if p.alive and p.card is None:
-            n = (p.bang > 0) + (p.click > 0)
-            if i < n:
-                return act("choose", p.name, "card", BANG if p.bang and not i else CLICK)
-            i -= n
+        return act("choose", players[s.to_act[i]].name, "card", None)
+    for seat in s.to_act:
+        p = players[seat]
+        if p.bang and p.click:
+            if i < 2:
+                return act("choose", p.name, "card", CLICK if i else BANG)
+            i -= 2
+        elif i:
+            i -= 1
+        else:
+            return act("choose", p.name, "card", BANG if p.bang else CLICK)
     raise IndexError(i)
 
 
 # -- hold-up (R4, R25) and the Cunning (R17) -----------------------------------------------
 
 
-def everyone_acts(s: GameState) -> None:
-    """The hold-up or the courage step begins: every living player has to act."""
-    s.pending = len(s.living_names)
+def aiming_starts(s: GameState) -> None:
+    """The hold-up begins: every living player aims, the Kid after all the others (R25);
+    each has an aim at every other living player, and one too slow."""
+    s.to_act = [p.seat for p in s.players if p.alive and p.power != KID]
+    kid = s.holder(KID)
+    if kid is not None and not s.to_act:
+        s.to_act = [kid.seat]
+    s.pending = len(s.to_act) * len(s.living_names)
 
 
 def aiming(s: GameState) -> list[Player]:
@@ -114,29 +129,10 @@ def aiming(s: GameState) -> list[Player]:
     return left
 
 
-def _kid_waits(s: GameState) -> Player | None:
-    """The Kid, while others have still to aim before him (R25); None otherwise."""
-    seat = s.powers.get(KID)
-    if seat is None or s.pending < 2:
-        return None
-    kid = s.players[seat]
-    return kid if kid.alive and not kid.aimed else None
-
-
-def aims_count(s: GameState) -> int:
-    return (s.pending - (_kid_waits(s) is not None)) * len(s.living_names)
-
-
 def nth_aim(s: GameState, i: int) -> Action:
     """Each aimer's aims, in seating order: too slow, then every other living player."""
     j, t = divmod(i, len(s.living_names))
-    kid = _kid_waits(s)
-    for p in s.players:
-        if p.alive and not p.aimed and p is not kid:
-            if not j:
-                return aims(p.name, s.living_names)[t]
-            j -= 1
-    raise IndexError(i)
+    return aims(s.players[s.to_act[j]].name, s.living_names)[t]
 
 
 def _once_all_have(s: GameState, mark: str, can: Callable[[GameState], bool], power: str,
@@ -177,30 +173,29 @@ def may_order(s: GameState) -> Player | None:
     return s.players[s.godfather]
 
 
-def orders(s: GameState, g: Player) -> Sequence[Action]:
-    return Offer("privilege", g.name, "order", [None, *(o.name for o in steps.orderable(s))])
+def orders(s: GameState, g: Player) -> list[Action]:
+    out = [act("privilege", g.name, "order", None)]
+    for o in steps.orderable(s):
+        out.append(act("privilege", g.name, "order", o.name))
+    return out
 
 
 # -- courage (R6) and the Smart (R28) ------------------------------------------------------
+
+
+def deciding_starts(s: GameState) -> None:
+    """The courage step begins: every living player stands or lies down."""
+    s.to_act = [p.seat for p in s.players if p.alive]
+    s.pending = 2 * len(s.to_act)
 
 
 def deciding(s: GameState) -> list[Player]:
     return [p for p in s.players if p.alive and p.down is None]
 
 
-def courage_count(s: GameState) -> int:
-    return 2 * s.pending
-
-
 def nth_courage(s: GameState, i: int) -> Action:
     """Each undecided player stands or lies down, in seating order."""
-    j, down = divmod(i, 2)
-    for p in s.players:
-        if p.alive and p.down is None:
-            if not j:
-                return act("courage", p.name, "down", down == 1)
-            j -= 1
-    raise IndexError(i)
+    return act("courage", s.players[s.to_act[i >> 1]].name, "down", bool(i & 1))
 
 
 def may_smart(s: GameState) -> Player | None:
@@ -215,7 +210,7 @@ def smarts(s: GameState, m: Player) -> list[Action]:
 
 
 def revealing(s: GameState) -> list[Player]:
-    return [p for p in s.players if steps.must_reveal(s, p)]
+    return [p for p in s.players if steps.must_reveal(s, p)] if s.physical else []
 
 
 def reveals(s: GameState) -> list[Action]:
@@ -232,7 +227,7 @@ def resolve_cards(s: GameState) -> None:
 
 def taker(s: GameState) -> Player | None:
     """Whose turn it is, while the split goes on (after the Junk Dealer's window)."""
-    if s.turn is None or s.junk_card is not None or split.over(s):
+    if s.turn is None or s.junk_card is not None or not (s.table or s.token):  # (`split.over`)
         return None
     return s.players[s.turn]
 
@@ -244,7 +239,13 @@ def taking(s: GameState) -> list[Player]:
 
 def takes(s: GameState) -> Sequence[Action]:
     p = taker(s)
-    return () if p is None else Offer("take", p.name, "loot", split.take_options(s, p))
+    return () if p is None else _takes(p.name, split.take_options(s, p))
+
+
+@lru_cache(maxsize=8192)
+def _takes(player: str, options: tuple[str | tuple[str, str] | None, ...],
+           ) -> tuple[Action, ...]:
+    return tuple(act("take", player, "loot", x) for x in options)
 
 
 def forbids(s: GameState, d: Player) -> list[Action]:
