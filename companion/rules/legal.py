@@ -11,13 +11,15 @@ passing it only moves the game on (`Phase.moves_on`).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from random import Random
-from typing import overload
+from typing import TYPE_CHECKING, overload
 
 from companion.rules.actions import Action
 from companion.rules.engine import pass_window, settle
 from companion.rules.phases import PHASE, Phase, Window
 from companion.rules.state import GameState
+
+if TYPE_CHECKING:
+    from random import Random  # (a caller's generator: not needed to read the rules)
 
 
 def beside(ph: Phase, s: GameState) -> list[Action]:
