@@ -6,8 +6,11 @@ Each command runs `--runs` times in a fresh process, the commands taking turns, 
 machine busy with something else slows them alike; the figures are the median and the
 best wall time of each, and their ratio to the bare interpreter. Two scenarios: the
 repository's first example (a few actions) and a whole 8-player game with powers (about
-270 actions, written by the engine). `--ref` also times an older commit, checked out in a
-temporary git worktree and run with this checkout's virtual environment.
+270 actions, written by the engine). Two ways to run: with the modules' bytecode cached
+(as an installed package runs, once its modules are compiled; here in a temporary cache
+folder), and compiled from source at every start (PYTHONDONTWRITEBYTECODE=1 and no cache,
+as in a shell that sets it). `--ref` also times an older commit, checked out in a temporary
+git worktree and run with this checkout's virtual environment.
 """
 
 from __future__ import annotations
@@ -40,8 +43,9 @@ def whole_game(path: Path) -> Path:
 
 
 def timed(cmd: list[str], env: dict[str, str]) -> float:
-    start = time.perf_counter()
-    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL)
+    start = time.perf_counter()  # (in the tree: `-m` puts the working folder first)
+    subprocess.run(cmd, env=env, cwd=env.get("PYTHONPATH"), check=True,
+                   stdout=subprocess.DEVNULL)
     return time.perf_counter() - start
 
 
@@ -57,28 +61,39 @@ def main() -> None:
             trees[args.ref] = Path(tmp) / "old"
             subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach",
                             str(trees[args.ref]), args.ref], check=True, capture_output=True)
+        plain = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        ways = {"bytecode cached": {**plain, "PYTHONPYCACHEPREFIX": f"{tmp}/pycache"},
+                "compiled at every start": {**plain, "PYTHONDONTWRITEBYTECODE": "1"}}
         try:
-            commands = {"python -c pass": ([sys.executable, "-c", "pass"], os.environ.copy())}
-            for name, tree in trees.items():
-                env = {**os.environ, "PYTHONPATH": str(tree)}
-                for label, file in (("example", EXAMPLE), ("whole game", game)):
-                    cmd = [sys.executable, "-m", "companion.cli", "replay", str(file)]
-                    commands[f"replay {label} ({name})"] = (cmd, env)
-            times: dict[str, list[float]] = {name: [] for name in commands}
+            commands: dict[tuple[str, str], tuple[list[str], dict[str, str]]] = {}
+            for way, env in ways.items():
+                commands[way, "python -c pass"] = ([sys.executable, "-c", "pass"], env)
+                for name, tree in trees.items():
+                    for label, file in (("example", EXAMPLE), ("whole game", game)):
+                        cmd = [sys.executable, "-m", "companion.cli", "replay", str(file)]
+                        commands[way, f"replay {label} ({name})"] = (
+                            cmd, {**env, "PYTHONPATH": str(tree)})
+            for cmd, env in commands.values():  # (fills the bytecode cache)
+                timed(cmd, env)
+            times: dict[tuple[str, str], list[float]] = {key: [] for key in commands}
             for _ in range(args.runs):
-                for name, (cmd, env) in commands.items():
-                    times[name].append(timed(cmd, env))
+                for key, (cmd, env) in commands.items():
+                    times[key].append(timed(cmd, env))
         finally:
             if args.ref:
                 subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
                                 str(trees[args.ref])], check=True, capture_output=True)
-    bare = times["python -c pass"]
     print(f"{args.runs} runs each, wall time of a fresh process; ratio to python -c pass")
-    for name, values in times.items():
-        median, best = statistics.median(values), min(values)
-        print(f"  {name:<36} median {median * 1000:6.1f} ms "
-              f"({median / statistics.median(bare):.1f}x)"
-              f"  best {best * 1000:6.1f} ms ({best / min(bare):.1f}x)")
+    for way in ways:
+        bare = times[way, "python -c pass"]
+        print(f"{way}:")
+        for (w, name), values in times.items():
+            if w != way:
+                continue
+            median, best = statistics.median(values), min(values)
+            print(f"  {name:<36} median {median * 1000:6.1f} ms "
+                  f"({median / statistics.median(bare):.1f}x)"
+                  f"  best {best * 1000:6.1f} ms ({best / min(bare):.1f}x)")
 
 
 if __name__ == "__main__":

@@ -7,11 +7,13 @@ as `dict` and `list` subclasses that remember their lines, and every error is a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+import os
+from typing import TYPE_CHECKING, Any
 
 import yaml
+
+if TYPE_CHECKING:
+    from pathlib import Path  # (not imported to run: a replay starts faster without it)
 
 Path_ = tuple[str | int, ...]
 
@@ -125,9 +127,10 @@ def parse_yaml(text: str, file: str) -> Any:
         raise YamlError(file, None, "", "nested too deep to be a table's file") from None
 
 
-def read_text(path: Path) -> str:
+def read_text(path: str | os.PathLike[str]) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as f:
+            return f.read()
     except OSError as exc:
         raise YamlError(str(path), None, "", f"cannot read the file: {exc.strerror}") from None
     except UnicodeDecodeError:
@@ -141,10 +144,11 @@ def dotted(path: Path_) -> str:
     return out
 
 
-@dataclass
 class YamlDoc:
-    data: Any
-    filename: str
+    """A file's data, with the lines it came from, and its name for errors."""
+
+    def __init__(self, data: Any, filename: str) -> None:
+        self.data, self.filename = data, filename
 
     def line(self, path: Path_) -> int | None:
         """The line of the value at `path`, or of its nearest parent that has one."""
@@ -164,9 +168,12 @@ class YamlDoc:
 
 def load_yaml(source: str | Path, filename: str | None = None) -> YamlDoc:
     """Load a file (a Path) or text (a str), keeping every key's and item's line."""
-    if isinstance(source, Path):
-        filename = filename or str(source)
-        text = read_text(source)
-    else:
-        text, filename = source, filename or "<text>"
-    return YamlDoc(parse_yaml(text, filename), filename)
+    if isinstance(source, os.PathLike):
+        return read_yaml(source, filename)
+    return YamlDoc(parse_yaml(source, filename or "<text>"), filename or "<text>")
+
+
+def read_yaml(path: str | os.PathLike[str], filename: str | None = None) -> YamlDoc:
+    """Load the file at `path`, keeping every key's and item's line."""
+    filename = filename or os.fspath(path)
+    return YamlDoc(parse_yaml(read_text(path), filename), filename)
