@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from companion.rules import Action, GameState, Setup, apply_in_place, draw_legal, new_game
+from companion.rules import Action, GameState, Setup, apply_in_place, new_game, play_legal
 from companion.rules.cards import PILE_SIZE, official_deck
 from companion.rules.powers import POWERS
 
@@ -42,12 +42,12 @@ def play(setup: Setup, rnd: random.Random, max_actions: int = 10_000) -> PlayedG
     while s.phase != "over":
         if len(actions) >= max_actions:
             raise RuntimeError(f"game did not end after {max_actions} actions")
-        drawn = draw_legal(s, rnd)  # as `rnd.choice(legal_actions(s))`, without the list
-        if drawn is None:
+        played = play_legal(s, rnd)  # as `rnd.choice(legal_actions(s))`, without the list
+        if played is None:
             action = deal_action(s, deck)
+            apply_in_place(s, action)
         else:
-            action, s = drawn
-        apply_in_place(s, action)
+            action, s = played
         actions.append(action)
     game.state = s
     return game

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, overload
 
 from companion.rules.actions import Action
-from companion.rules.engine import pass_window, settle
+from companion.rules.engine import apply_in_place, pass_window, settle
 from companion.rules.phases import PHASE, Phase, Window
 from companion.rules.state import GameState
 
@@ -104,12 +104,7 @@ def draw_legal(s: GameState, rnd: Random) -> tuple[Action, GameState] | None:
     ph = PHASE[s.phase]  # (below: `_count` and `_nth`, written out for the most common case)
     nth = ph.nth
     if nth is not None:  # (a step of everyone at once: counted, only the action drawn built)
-        n = s.pending
-        k = n.bit_length()  # (`_below`, written out)
-        i = rnd.getrandbits(k)
-        while i >= n:
-            i = rnd.getrandbits(k)
-        return nth(s, i), s
+        return nth(s, _below(rnd, s.pending)), s
     offered = ph.actions(s)
     n = len(offered)
     extra = beside(ph, s) if ph.beside else ()
@@ -118,6 +113,30 @@ def draw_legal(s: GameState, rnd: Random) -> tuple[Action, GameState] | None:
         return None
     i = _below(rnd, total)
     return (offered[i] if i < n else extra[i - n]), s
+
+
+def play_legal(s: GameState, rnd: Random) -> tuple[Action, GameState] | None:
+    """`draw_legal`, and the action drawn applied in place, for a caller that owns `s`:
+    the action and the state it went to (`s`, or the copy past a window). None, with
+    nothing applied, when only a physical deal is due."""
+    ph = PHASE[s.phase]
+    nth = ph.nth
+    if nth is not None and s.rests_at is None:  # (most draws: `_below` and `apply_in_place`,
+        # written out for an action of the step's own list, of a living player)
+        n = s.pending
+        k = n.bit_length()
+        i = rnd.getrandbits(k)
+        while i >= n:
+            i = rnd.getrandbits(k)
+        action = nth(s, i)
+        ph.accepts[action.type](s, s.players[s.index[action.player]], action)
+        if not s.pending:  # (the step goes on while it has actions left)
+            settle(s)
+        return action, s
+    drawn = draw_legal(s, rnd)
+    if drawn is not None:
+        apply_in_place(drawn[1], drawn[0])
+    return drawn
 
 
 def _below(rnd: Random, n: int) -> int:
