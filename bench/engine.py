@@ -1,13 +1,16 @@
 """Rules engine speed: whole random games, replays, and the cost of one action.
 
     .venv/bin/python bench/engine.py [--games 1000] [--players 8] [--ref GIT_REF] [--rounds 3]
+                                     [--instructions 100]
 
 Each engine runs in a process of its own, on one core (a single Python thread): this tree,
 and with `--ref` an older commit checked out in a temporary git worktree, with this
 checkout's virtual environment. The two alternate, `--rounds` times each, and the best run
 of each is kept, so a machine busy with something else slows both alike; the ratio is the
 speed-up. Times are the process's CPU time. Both play the same seeds: the digest of every
-game's actions says whether they played the same games. Figures go to docs/PERFORMANCE.md.
+game's actions says whether they played the same games. `--instructions N` also counts the
+machine instructions of N random games under valgrind (callgrind), a figure no other load
+on the machine changes. Figures go to docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations
@@ -33,18 +36,24 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))]
 
 
-def measure(games: int, players: int) -> dict[str, Any]:
-    """The figures of the engine importable here (run in a worker process)."""
-    import companion
+def play_games(games: int, players: int) -> list[Any]:
     from companion.bots.random_bot import play, random_setup
-    from companion.rules import apply, apply_in_place, legal_actions, new_game
 
-    clock = time.process_time
-    start = clock()
     played = []
     for i in range(games):
         rnd = random.Random(i)
         played.append(play(random_setup(rnd, players, i, powers=True), rnd))
+    return played
+
+
+def measure(games: int, players: int) -> dict[str, Any]:
+    """The figures of the engine importable here (run in a worker process)."""
+    import companion
+    from companion.rules import apply, apply_in_place, legal_actions, new_game
+
+    clock = time.process_time
+    start = clock()
+    played = play_games(games, players)
     random_s = clock() - start
     actions = sum(len(g.actions) for g in played)
     digest = hashlib.sha256("\n".join(str(a) for g in played for a in g.actions).encode())
@@ -89,6 +98,22 @@ def run_worker(tree: Path, games: int, players: int) -> dict[str, Any]:
     return result
 
 
+def instructions(tree: Path, games: int, players: int) -> float:
+    """Machine instructions a random game costs, counted by valgrind (the worker's start
+    and imports taken off: a run of no game is counted too)."""
+    counts = []
+    for n in (0, games):
+        err = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+             str(Path(__file__).resolve()), "--worker", "--only-play", "--games", str(n),
+             "--players", str(players)],
+            env={**os.environ, "PYTHONPATH": str(tree)}, cwd=tree, check=True,
+            capture_output=True, text=True).stderr
+        counts.append(int(next(line for line in err.splitlines() if "I   refs" in line)
+                          .split(":")[1].replace(",", "")))
+    return (counts[1] - counts[0]) / games
+
+
 def best(runs: list[dict[str, Any]]) -> dict[str, Any]:
     return min(runs, key=lambda r: r["random_s"])
 
@@ -118,6 +143,8 @@ def compare(args: argparse.Namespace) -> None:
             for _ in range(args.rounds):
                 for name, tree in trees.items():
                     runs[name].append(run_worker(tree, args.games, args.players))
+            counted = {name: instructions(tree, args.instructions, args.players)
+                       for name, tree in trees.items()} if args.instructions else {}
         finally:
             if args.ref:
                 subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
@@ -125,11 +152,16 @@ def compare(args: argparse.Namespace) -> None:
     print(f"best of {args.rounds} runs each, {args.games} games, CPU time of one process")
     for name, r in runs.items():
         report(name, best(r), args.players)
+        if name in counted:
+            print(f"  instructions: {counted[name] / 1e6:.2f} million a random game "
+                  f"(valgrind, {args.instructions} games)")
     if args.ref:
         new, old_r = best(runs["this tree"]), best(runs[args.ref])
         same = "the same games" if new["digest"] == old_r["digest"] else "DIFFERENT games"
         print(f"speed-up over {args.ref}: random games {old_r['random_s'] / new['random_s']:.2f}x"
               f", replay {old_r['replay_s'] / new['replay_s']:.2f}x ({same} from the seeds)")
+        if counted:
+            print(f"instructions: {counted[args.ref] / counted['this tree']:.2f}x fewer")
 
 
 def main() -> None:
@@ -138,9 +170,14 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=8)
     parser.add_argument("--ref", help="also measure this older commit, for a ratio")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each tree (best kept)")
+    parser.add_argument("--instructions", type=int, default=0, metavar="GAMES",
+                        help="also count instructions of this many games (valgrind)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--only-play", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.worker:
+    if args.worker and args.only_play:
+        play_games(args.games, args.players)
+    elif args.worker:
         print(json.dumps(measure(args.games, args.players)))
     else:
         compare(args)
