@@ -26,6 +26,8 @@ def beside(ph: Phase, s: GameState) -> list[Action]:
     """The actions of the windows open alongside the step (the Dictator's)."""
     out: list[Action] = []
     for w in ph.beside:
+        if w.power is not None and w.power not in s.powers:  # (nobody holds it)
+            continue
         h = w.holder(s)
         if h is not None:
             out += w.actions(s, h)

@@ -1,8 +1,9 @@
 """Legal actions as sequences that are counted at once and built by index.
 
 `random.choice` on a sequence asks its length, draws an index and takes that one item:
-a bot drawing from a `Menu` builds one action instead of listing every aim of a hold-up,
-and draws exactly what it would have drawn from the list (same length, same order).
+a bot drawing from a `Menu` or an `Offer` builds one action instead of listing every aim
+of a hold-up, and draws exactly what it would have drawn from the list (same length, same
+order).
 Actions are immutable values: the same few are built once (`act`).
 """
 
@@ -56,3 +57,25 @@ class Menu(Sequence[Action]):
         for i in range(self._count):
             yield at(s, i)
 
+
+class Offer(Sequence[Action]):
+    """One player's actions of one type, one for each value of one field, built when asked
+    for (a draw builds one)."""
+
+    __slots__ = ("_key", "_player", "_type", "_values")
+
+    def __init__(self, type_: str, player: str, key: str, values: Sequence[Any]) -> None:
+        self._type, self._player, self._key, self._values = type_, player, key, values
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Action]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | list[Action]:
+        if isinstance(i, slice):
+            return [act(self._type, self._player, self._key, v) for v in self._values[i]]
+        return act(self._type, self._player, self._key, self._values[i])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from functools import lru_cache
 from itertools import combinations
 
@@ -66,8 +65,8 @@ def take_options(s: GameState, p: Player) -> Options:
 
 
 @lru_cache(maxsize=16384)
-def options(table: Collection[str], token: bool, forbidden: str | None, double: bool,
-            ) -> Options:
+def options(table: frozenset[str] | tuple[str, ...], token: bool, forbidden: str | None,
+            double: bool) -> Options:
     """`take_options` for a table (the same few, worked out once)."""
     shares = [*table, TOKEN] if token else list(table)
     allowed = sorted(x for x in shares if kind_of(x) != forbidden)

@@ -13,7 +13,7 @@ from functools import lru_cache
 from companion.rules import effects, split, steps
 from companion.rules.actions import Action
 from companion.rules.cards import BANG, BULLETS, CLICK, KINDS, LOOT_KIND, ROUNDS
-from companion.rules.menu import act
+from companion.rules.menu import Offer, act
 from companion.rules.powers import CUNNING, HUSTLER, JUNK_DEALER, KID, SMART
 from companion.rules.scoring import finish
 from companion.rules.state import LOOT, SPLIT, GameState, Player
@@ -239,13 +239,7 @@ def taking(s: GameState) -> list[Player]:
 
 def takes(s: GameState) -> Sequence[Action]:
     p = taker(s)
-    return () if p is None else _takes(p.name, split.take_options(s, p))
-
-
-@lru_cache(maxsize=8192)
-def _takes(player: str, options: tuple[str | tuple[str, str] | None, ...],
-           ) -> tuple[Action, ...]:
-    return tuple(act("take", player, "loot", x) for x in options)
+    return () if p is None else Offer("take", p.name, "loot", split.take_options(s, p))
 
 
 def forbids(s: GameState, d: Player) -> list[Action]:
