@@ -39,8 +39,7 @@ def resolve(s: GameState) -> bool:
                 stolen = take_random_loot(s, t, p, 1)
                 s.event("professional", player=p.name, target=t.name, loot=stolen)
             continue
-        s.events.append({"round": s.round, "type": "revealed", "player": p.name, "card": card,
-                         "target": t.name})  # (`GameState.event`, written out: a hot one)
+        s.event("revealed", player=p.name, card=card, target=t.name)
         if card == BANG:
             if not t.hits:
                 hits.append(t)

@@ -130,7 +130,7 @@ def check_on_table(s: GameState, picks: tuple[str, ...]) -> None:
 
 def receive(s: GameState, p: Player, x: str) -> None:
     """A share taken from the table: the token, or a card."""
-    s.events.append({"round": s.round, "type": "took", "player": p.name, "loot": x})
+    s.event("took", player=p.name, loot=x)
     if x == TOKEN:
         s.token = False
         s.new_godfather = p.seat

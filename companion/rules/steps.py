@@ -293,7 +293,7 @@ def courage(s: GameState, p: Player, a: Action) -> None:
     s.to_act.remove(p.seat)
     if not a.down:
         return
-    s.events.append({"round": s.round, "type": "lay_down", "player": p.name})  # (hot)
+    s.event("lay_down", player=p.name)
     if p.power == DOCTOR and p.wounds > 0:
         p.wounds -= 1
         s.event("healed", player=p.name, wounds=p.wounds, by="doctor")
