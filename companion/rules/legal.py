@@ -11,10 +11,11 @@ passing it only moves the game on (`Phase.moves_on`).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING
 
 from companion.rules.actions import Action
 from companion.rules.engine import apply_in_place, pass_window, settle
+from companion.rules.menu import Built
 from companion.rules.phases import PHASE, Phase, Window
 from companion.rules.state import GameState
 
@@ -43,7 +44,7 @@ def _resting(ph: Phase, s: GameState) -> tuple[Window, Sequence[Action]]:
     return w, w.actions(s, holder)
 
 
-class LegalActions(Sequence[Action]):
+class LegalActions(Built):
     """Every action `apply` accepts now, in order; its length is known at once, and an
     action of a step of everyone at once is built when asked for. At a resting window, the
     actions that pass it are those of a copy of the state with the window passed."""
@@ -67,18 +68,7 @@ class LegalActions(Sequence[Action]):
     def __len__(self) -> int:
         return self._n
 
-    @overload
-    def __getitem__(self, i: int) -> Action: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[Action]: ...
-
-    def __getitem__(self, i: int | slice) -> Action | list[Action]:
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(self._n))]
-        if i < 0:
-            i += self._n
-        if not 0 <= i < self._n:
-            raise IndexError("legal action index out of range")
+    def built(self, i: int) -> Action:
         return self._head[i] if i < self._split else self._rest[i - self._split]
 
     def __iter__(self) -> Iterator[Action]:

@@ -27,8 +27,36 @@ def act(type_: str, player: str, key: str, value: Any, key2: str = "", value2: A
     return Action(type_, player, **fields)
 
 
-class Menu(Sequence[Action]):
-    """`count` actions of `s`; the i-th is `at(s, i)`, built when asked for."""
+class Built(Sequence[Action]):
+    """Actions known by their number, each built when asked for (`built`)."""
+
+    __slots__ = ()
+
+    def built(self, i: int) -> Action:  # (0 <= i < len(self))
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Action]: ...
+
+    def __getitem__(self, i: int | slice) -> Action | list[Action]:
+        n = len(self)
+        if isinstance(i, slice):
+            return [self.built(j) for j in range(*i.indices(n))]
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("legal action index out of range")
+        return self.built(i)
+
+    def __iter__(self) -> Iterator[Action]:
+        for i in range(len(self)):
+            yield self.built(i)
+
+
+class Menu(Built):
+    """`count` actions of `s`; the i-th is `at(s, i)`."""
 
     __slots__ = ("_at", "_count", "_s")
 
@@ -38,29 +66,12 @@ class Menu(Sequence[Action]):
     def __len__(self) -> int:
         return self._count
 
-    @overload
-    def __getitem__(self, i: int) -> Action: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[Action]: ...
-
-    def __getitem__(self, i: int | slice) -> Action | list[Action]:
-        if isinstance(i, slice):
-            return [self._at(self._s, j) for j in range(*i.indices(self._count))]
-        if i < 0:
-            i += self._count
-        if not 0 <= i < self._count:
-            raise IndexError("legal action index out of range")
+    def built(self, i: int) -> Action:
         return self._at(self._s, i)
 
-    def __iter__(self) -> Iterator[Action]:
-        s, at = self._s, self._at
-        for i in range(self._count):
-            yield at(s, i)
 
-
-class Offer(Sequence[Action]):
-    """One player's actions of one type, one for each value of one field, built when asked
-    for (a draw builds one)."""
+class Offer(Built):
+    """One player's actions of one type, one for each value of one field."""
 
     __slots__ = ("_key", "_player", "_type", "_values")
 
@@ -70,12 +81,5 @@ class Offer(Sequence[Action]):
     def __len__(self) -> int:
         return len(self._values)
 
-    @overload
-    def __getitem__(self, i: int) -> Action: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[Action]: ...
-
-    def __getitem__(self, i: int | slice) -> Action | list[Action]:
-        if isinstance(i, slice):
-            return [act(self._type, self._player, self._key, v) for v in self._values[i]]
+    def built(self, i: int) -> Action:
         return act(self._type, self._player, self._key, self._values[i])

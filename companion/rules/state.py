@@ -60,22 +60,13 @@ class Player:
         return bool(self.hits) and not shrugs_off(self.power, len(self.hits))
 
     def copy(self) -> Player:
-        p = Player.__new__(Player)  # (one assignment a field: twice as fast as tuples)
-        p.name = self.name
-        p.seat = self.seat
-        p.power = self.power
-        p.alive = self.alive
-        p.wounds = self.wounds
-        p.bang = self.bang
-        p.click = self.click
-        p.loot = self.loot[:]
-        p.card = self.card
-        p.target = self.target
-        p.aimed = self.aimed
-        p.down = self.down
-        p.hits = self.hits
-        p.in_split = self.in_split
-        p.greedy_used = self.greedy_used
+        p = Player.__new__(Player)
+        p.name, p.seat, p.power, p.alive, p.wounds, p.bang, p.click = (
+            self.name, self.seat, self.power, self.alive, self.wounds, self.bang, self.click)
+        p.card, p.target, p.aimed, p.down, p.hits, p.in_split, p.greedy_used = (
+            self.card, self.target, self.aimed, self.down, self.hits, self.in_split,
+            self.greedy_used)
+        p.loot = self.loot[:]  # (the hits are a tuple: shared)
         return p
 
 
@@ -129,36 +120,21 @@ class GameState:
     def copy(self) -> GameState:
         s = GameState.__new__(GameState)
         s.players = [p.copy() for p in self.players]
-        s.index = self.index
-        s.powers = self.powers
-        s.cards = self.cards
-        s.physical = self.physical
-        s.variant = self.variant
-        s.loot_mode = self.loot_mode
-        s.physical_loot = self.physical_loot
-        s.round = self.round
-        s.phase = self.phase
-        s.godfather = self.godfather
-        s.piles = self.piles[:]
-        s.table = self.table[:]
-        s.token = self.token
-        s.discard_bang = self.discard_bang
-        s.discard_click = self.discard_click
-        s.rng = self.rng
-        s.done = self.done
-        s.ordered = self.ordered
-        s.turn = self.turn
-        s.forbidden = self.forbidden
-        s.used = self.used
-        s.junk_card = self.junk_card
-        s.new_godfather = self.new_godfather
-        s.out = self.out[:]
-        s.winners = self.winners[:]
-        s.events = self.events[:]  # (the events themselves are never changed: shared)
-        s.pending = self.pending
-        s.to_act = self.to_act[:]
-        s.living_names = self.living_names
-        s.rests_at = self.rests_at
+        # what is only ever replaced, never changed in place, is shared
+        (s.index, s.powers, s.cards, s.physical, s.variant, s.loot_mode, s.physical_loot,
+         s.done, s.used, s.living_names) = (
+            self.index, self.powers, self.cards, self.physical, self.variant, self.loot_mode,
+            self.physical_loot, self.done, self.used, self.living_names)
+        (s.round, s.phase, s.godfather, s.token, s.discard_bang, s.discard_click, s.rng,
+         s.ordered, s.turn, s.forbidden, s.junk_card, s.new_godfather, s.pending,
+         s.rests_at) = (
+            self.round, self.phase, self.godfather, self.token, self.discard_bang,
+            self.discard_click, self.rng, self.ordered, self.turn, self.forbidden,
+            self.junk_card, self.new_godfather, self.pending, self.rests_at)
+        # the lists are copied (the events in them are never changed: shared)
+        s.piles, s.table, s.out, s.winners, s.events, s.to_act = (
+            self.piles[:], self.table[:], self.out[:], self.winners[:], self.events[:],
+            self.to_act[:])
         return s
 
     # -- queries used everywhere ------------------------------------------------------

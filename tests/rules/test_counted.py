@@ -9,12 +9,11 @@ against what it replaces, at every state of many random games.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rules_helpers import deal_due
+from rules_helpers import deal_due, mixed_games, states
 
 from companion.bots.random_bot import deal_action, play, random_setup
 from companion.rules import (
@@ -41,28 +40,6 @@ def everything(s: GameState) -> dict[str, Any]:
     return out
 
 
-def states(seed: int, players: int, powers: bool, cards: str = "digital",
-           loot_mode: str = "digital") -> Iterator[GameState]:
-    """Every state a random legal game rests at (the same object, moved on in place)."""
-    rnd = random.Random(seed)
-    s = new_game(random_setup(rnd, players, seed, powers, cards, loot_mode))
-    deck = official_deck()
-    rnd.shuffle(deck)
-    while True:
-        yield s
-        if phase_of(s).then is None:
-            return
-        legal = legal_actions(s)
-        apply_in_place(s, rnd.choice(legal) if legal else deal_action(s, deck))
-
-
-def mixed(n: int) -> Iterator[GameState]:
-    for i in range(n):
-        yield from states(i, 4 + i % 5, powers=i % 4 != 0,
-                          cards="physical" if i % 3 == 0 else "digital",
-                          loot_mode="physical" if i % 5 == 0 else "digital")
-
-
 def check_draw(s: GameState, seed: int) -> None:
     """`draw_legal` draws what `rnd.choice(legal_actions(s))` draws, consumes the same
     random numbers, leaves `s` as it was, and hands a state the action applies to."""
@@ -83,7 +60,7 @@ def check_draw(s: GameState, seed: int) -> None:
 
 
 def test_draw_legal_draws_what_choice_draws_from_the_list_in_hundreds_of_games():
-    for k, s in enumerate(mixed(150)):
+    for k, s in enumerate(mixed_games(150)):
         check_draw(s, k)
 
 
@@ -119,7 +96,7 @@ def test_the_counts_the_steps_of_everyone_keep_are_what_listing_finds():
     """`to_act` is whom the step waits for, `pending` how many actions they have, and the
     state's `rests_at` is the window its holders say is open."""
     seen = set()
-    for s in mixed(200):
+    for s in mixed_games(200):
         ph = phase_of(s)
         open_ = ph.resting_window(s)
         assert s.rests_at == (None if open_ is None else open_[0].name)
@@ -134,7 +111,7 @@ def test_the_counts_the_steps_of_everyone_keep_are_what_listing_finds():
 
 
 def test_legal_actions_counted_and_indexed_is_the_list():
-    for s in mixed(40):
+    for s in mixed_games(40):
         legal = LegalActions(s)
         listed = list(legal)
         assert len(legal) == len(listed)
@@ -146,7 +123,7 @@ def test_a_window_passed_in_place_and_put_back_leaves_the_state_as_it_was():
     """Passing a window in place (`legal._pass_in_place`) changes only what it puts back,
     and, when it may pass it so, ends where passing a copy ends."""
     passed_in_place = copied = 0
-    for s in mixed(300):
+    for s in mixed_games(300):
         if s.rests_at is None:
             continue
         w = phase_of(s).window_named[s.rests_at]
@@ -165,7 +142,7 @@ def test_a_window_passed_in_place_and_put_back_leaves_the_state_as_it_was():
 
 
 def test_a_copy_holds_every_field_and_shares_nothing_that_changes():
-    for k, s in enumerate(mixed(20)):
+    for k, s in enumerate(mixed_games(20)):
         if k % 7:
             continue
         c = s.copy()
