@@ -38,7 +38,7 @@ def settle(s: GameState, only_moving_on: bool = False) -> bool:
     in its step, its count and its window (`legal.py` passes windows in place so)."""
     while True:  # (`Phase.ends`, written out: this is the engine's innermost loop)
         ph = PHASE[s.phase]
-        if ph.then is None or (s.pending if ph.pends else ph.busy(s)):
+        if ph.then is None or (s.to_act if ph.pends else ph.busy(s)):
             s.rests_at = None  # (a step of everyone is busy while it has actions left)
             return True
         for w in ph.resting:
@@ -91,7 +91,7 @@ def apply_in_place(s: GameState, a: Action) -> None:
             p = None
         if p is not None and p.alive:
             handler(s, p, a)
-            if not (ph.pends and s.pending):  # (a step of everyone goes on: still settled)
+            if not (ph.pends and s.to_act):  # (a step of everyone goes on: still settled)
                 settle(s)
             return
     if ph.then is None:

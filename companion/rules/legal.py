@@ -94,9 +94,9 @@ def draw_legal(s: GameState, rnd: Random) -> tuple[Action, GameState] | None:
     if s.rests_at is not None:
         return _draw_past_windows(s, rnd)
     ph = PHASE[s.phase]  # (below: `_count` and `_nth`, written out for the most common case)
-    nth = ph.nth
-    if nth is not None:  # (a step of everyone at once: counted, only the action drawn built)
-        return nth(s, _below(rnd, s.pending)), s
+    count, nth = ph.count, ph.nth
+    if count is not None and nth is not None:  # (a step of everyone at once: counted, only
+        return nth(s, _below(rnd, count(s))), s  # the action drawn is built)
     offered = ph.actions(s)
     n = len(offered)
     extra = beside(ph, s) if ph.beside else ()
@@ -112,17 +112,17 @@ def play_legal(s: GameState, rnd: Random) -> tuple[Action, GameState] | None:
     the action and the state it went to (`s`, or the copy past a window). None, with
     nothing applied, when only a physical deal is due."""
     ph = PHASE[s.phase]
-    nth = ph.nth
-    if nth is not None and s.rests_at is None:  # (most draws: `_below` and `apply_in_place`,
-        # written out for an action of the step's own list, of a living player)
-        n = s.pending
+    count, nth = ph.count, ph.nth
+    if count is not None and nth is not None and s.rests_at is None:  # (most draws: `_below`
+        # and `apply_in_place`, written out for an action of the step's own list)
+        n = count(s)
         k = n.bit_length()
         i = rnd.getrandbits(k)
         while i >= n:
             i = rnd.getrandbits(k)
         action = nth(s, i)
         ph.accepts[action.type](s, s.players[s.index[action.player]], action)
-        if not s.pending:  # (the step goes on while it has actions left)
+        if not s.to_act:  # (the step goes on while someone has to act)
             settle(s)
         return action, s
     drawn = draw_legal(s, rnd)
@@ -143,7 +143,7 @@ def _below(rnd: Random, n: int) -> int:
 def _count(t: GameState) -> int:
     """How many actions a state that rests at no window offers."""
     ph = PHASE[t.phase]
-    n = t.pending if ph.nth is not None else len(ph.actions(t))
+    n = len(ph.actions(t))
     return n + len(beside(ph, t)) if ph.beside else n
 
 
@@ -186,13 +186,13 @@ def _draw_past_windows(s: GameState, rnd: Random) -> tuple[Action, GameState]:
     return drawn
 
 
-Moved = tuple[str, frozenset[str], int, list[int], str | None, int | None]
+Moved = tuple[str, frozenset[str], list[int], str | None, int | None]
 
 
 def _pass_in_place(s: GameState, w: Window) -> Moved | None:
     """Pass window `w` in place if that only moves the game on: what puts it back; else
     None, with `s` as it was."""
-    moved: Moved = (s.phase, s.done, s.pending, s.to_act, s.rests_at, s.junk_card)
+    moved: Moved = (s.phase, s.done, s.to_act, s.rests_at, s.junk_card)
     assert w.close is not None  # (a resting window)
     w.close(s)  # (marks it done, or drops the Junk Dealer's card)
     if settle(s, only_moving_on=True):
@@ -202,4 +202,4 @@ def _pass_in_place(s: GameState, w: Window) -> Moved | None:
 
 
 def _put_back(s: GameState, moved: Moved) -> None:
-    s.phase, s.done, s.pending, s.to_act, s.rests_at, s.junk_card = moved
+    s.phase, s.done, s.to_act, s.rests_at, s.junk_card = moved

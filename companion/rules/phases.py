@@ -76,21 +76,23 @@ class Phase:
     waiting: Callable[[GameState], list[Player]]  # who must act now, in seating order
     waiting_words: str  # "waiting for {names} to ..."
     # the legal actions of `waiting`, in order, listed; or, for a step of everyone at once,
-    # `nth`: its `start` counts them into `GameState.pending` (and who into `to_act`), its
-    # handler takes off those of whoever acts, and `nth` builds the i-th of them
+    # counted and built by index: its `start` notes whom it waits for (`GameState.to_act`),
+    # its handler takes off whoever acts, `count` says how many actions they have and `nth`
+    # builds the i-th
     offers: Callable[[GameState], Sequence[Action]] | None = None
+    count: Callable[[GameState], int] | None = None
     nth: Callable[[GameState, int], Action] | None = None
     windows: tuple[Window, ...] = ()  # the optional actions it opens
     # once it ends; by default on to the next step of `state.PHASES` (the last has none)
     then: Callable[[GameState], None] | None = None
-    # what it counts once the game enters it (when entered by moving on: `pending` and
-    # `to_act` only, which `legal.py` puts back after passing a window in place)
+    # what it notes once the game enters it (when entered by moving on: `to_act` only,
+    # which `legal.py` puts back after passing a window in place)
     start: Callable[[GameState], None] | None = None
     # someone is `waiting`, told without listing them (anything true: someone is); by
     # default `waiting` is not empty, with `nth` the count of actions is not zero
     someone: Callable[[GameState], object] | None = None
     busy: Callable[[GameState], object] = field(init=False)  # `someone`, as a function
-    pends: bool = field(init=False)  # has `nth` (`engine.settle` reads `pending` inline)
+    pends: bool = field(init=False)  # has `nth` (`engine.settle` reads `to_act` inline)
     moves_on: bool = field(init=False)  # `then` only moves on to the next step
     actions: Callable[[GameState], Sequence[Action]] = field(init=False)  # listed
     resting: tuple[Window, ...] = field(init=False)  # the windows the game rests for
@@ -103,11 +105,11 @@ class Phase:
         object.__setattr__(self, "moves_on", self.then is None and at + 1 < len(PHASES))
         if self.moves_on:
             object.__setattr__(self, "then", turn.goto(PHASES[at + 1]))
-        waiting, offers, nth = self.waiting, self.offers, self.nth
+        waiting, offers, count, nth = self.waiting, self.offers, self.count, self.nth
         object.__setattr__(self, "pends", nth is not None)
-        if nth is not None:
-            object.__setattr__(self, "busy", turn.pending)
-            object.__setattr__(self, "actions", lambda s: Menu(s, s.pending, nth))
+        if count is not None and nth is not None:
+            object.__setattr__(self, "busy", turn.left_to_act)
+            object.__setattr__(self, "actions", lambda s: Menu(s, count(s), nth))
         else:
             assert offers is not None, self.name
             object.__setattr__(self, "busy", self.someone or (lambda s: bool(waiting(s))))
@@ -168,12 +170,14 @@ TABLE: tuple[Phase, ...] = (
     Phase(
         name=CHOOSE, words="bullet choice", acts=ALL, stage=None,
         handlers={"choose": steps.choose},
-        duty="choose", waiting=steps.choosers, nth=turn.nth_choice, start=turn.choosing,
+        duty="choose", waiting=steps.choosers, start=turn.choosing,
+        count=turn.choices_count, nth=turn.nth_choice,
         waiting_words="waiting for {names} to choose a card"),
     Phase(
         name=HOLDUP, words="hold-up", acts=ALL, stage=COUNTDOWN,
         handlers={"aim": steps.aim},
-        duty="holdup", waiting=turn.aiming, nth=turn.nth_aim, start=turn.aiming_starts,
+        duty="holdup", waiting=turn.aiming, start=turn.aiming_starts,
+        count=turn.aims_count, nth=turn.nth_aim,
         waiting_words="waiting for aims from {names}",
         windows=(SWAP_WINDOW,)),
     Phase(
@@ -185,7 +189,8 @@ TABLE: tuple[Phase, ...] = (
     Phase(
         name=COURAGE, words="courage", acts=ALL, stage=COUNTDOWN,
         handlers={"courage": steps.courage},
-        duty="courage", waiting=turn.deciding, nth=turn.nth_courage, start=turn.deciding_starts,
+        duty="courage", waiting=turn.deciding, count=turn.courage_count,
+        nth=turn.nth_courage, start=turn.deciding_starts,
         waiting_words="waiting for {names} to lie down or stand",
         windows=(SMART_WINDOW,)),
     Phase(

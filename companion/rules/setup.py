@@ -80,7 +80,7 @@ def new_game(setup: Setup) -> GameState:
     s.phase = LOOT
     s.done, s.used = frozenset(), frozenset()
     s.ordered = s.turn = s.forbidden = s.junk_card = s.new_godfather = None
-    s.pending, s.to_act = 0, []
+    s.to_act = []
     s.rests_at = None
     start_round(s)
     return s

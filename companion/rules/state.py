@@ -76,7 +76,7 @@ class GameState:
     __slots__ = (
         "cards", "discard_bang", "discard_click", "done", "events", "forbidden", "godfather",
         "index", "junk_card", "living_names", "loot_mode", "new_godfather", "ordered", "out",
-        "pending", "phase", "physical", "physical_loot", "piles", "players", "powers",
+        "phase", "physical", "physical_loot", "piles", "players", "powers",
         "rests_at", "rng", "round", "table", "to_act", "token", "turn", "used", "variant",
         "winners",
     )
@@ -109,11 +109,10 @@ class GameState:
     winners: list[str]
     events: list[dict[str, Any]]
     # Kept by the rules as they change, so that nobody rescans the players for them:
-    # the step of everyone at once (choose, hold-up, courage), counted when it begins
-    # (`Phase.start`) and as each player acts: who it still waits for, in seating order
-    # (the Kid only once alone, R25), and how many actions they have (`Phase.nth`)
+    # whom the step of everyone at once (choose, hold-up, courage) still waits for, in
+    # seating order (the Kid only once alone, R25): noted when it begins (`Phase.start`),
+    # each seat taken off as its player acts
     to_act: list[int]
-    pending: int
     living_names: tuple[str, ...]  # the living players' names in seating order (the aims)
     rests_at: str | None  # the resting window the game rests at, if any (`engine.settle`)
 
@@ -126,11 +125,10 @@ class GameState:
             self.index, self.powers, self.cards, self.physical, self.variant, self.loot_mode,
             self.physical_loot, self.done, self.used, self.living_names)
         (s.round, s.phase, s.godfather, s.token, s.discard_bang, s.discard_click, s.rng,
-         s.ordered, s.turn, s.forbidden, s.junk_card, s.new_godfather, s.pending,
-         s.rests_at) = (
+         s.ordered, s.turn, s.forbidden, s.junk_card, s.new_godfather, s.rests_at) = (
             self.round, self.phase, self.godfather, self.token, self.discard_bang,
             self.discard_click, self.rng, self.ordered, self.turn, self.forbidden,
-            self.junk_card, self.new_godfather, self.pending, self.rests_at)
+            self.junk_card, self.new_godfather, self.rests_at)
         # the lists are copied (the events in them are never changed: shared)
         s.piles, s.table, s.out, s.winners, s.events, s.to_act = (
             self.piles[:], self.table[:], self.out[:], self.winners[:], self.events[:],

@@ -142,7 +142,6 @@ def choose(s: GameState, p: Player, a: Action) -> None:
     if not n:
         raise RuleError("R3", f"{p.name} has already put a card down this turn"
                         if p.card else f"{p.name} has no card to put down")
-    pending = s.pending - n
     card = a.card
     if s.physical:
         check_physical_field(s, card, "the card chosen", "R3")
@@ -154,7 +153,6 @@ def choose(s: GameState, p: Player, a: Action) -> None:
     else:
         take_from_hand(p, check_bullet(card, "R1"), "R1")  # (which refuses it, and why)
     p.card = card
-    s.pending = pending
     s.to_act.remove(p.seat)
 
 
@@ -184,7 +182,6 @@ def aim(s: GameState, p: Player, a: Action) -> None:
         kid = s.holder(KID)
         if kid is not None and not kid.aimed:
             s.to_act.append(kid.seat)
-    s.pending = len(s.to_act) * len(s.living_names)
 
 
 def can_swap(s: GameState) -> bool:
@@ -289,7 +286,6 @@ def courage(s: GameState, p: Player, a: Action) -> None:
     if not isinstance(a.down, bool):
         raise RuleError("R6", "courage takes down: true or false")
     p.down = a.down
-    s.pending -= 2
     s.to_act.remove(p.seat)
     if not a.down:
         return

@@ -77,17 +77,23 @@ def hustles(s: GameState, h: Player) -> list[Action]:
 
 
 def choosing(s: GameState) -> None:
-    """The bullet choice begins: who chooses, and their choices (one a kind of card held)."""
-    s.to_act, s.pending = [], 0
-    for p in s.players:
-        n = steps.choices(s, p)
-        if n:
-            s.to_act.append(p.seat)
-            s.pending += n
+    """The bullet choice begins: who puts a card down."""
+    s.to_act = [p.seat for p in s.players if steps.choices(s, p)]
 
 
-def pending(s: GameState) -> int:
-    return s.pending
+def left_to_act(s: GameState) -> list[int]:
+    return s.to_act
+
+
+def choices_count(s: GameState) -> int:
+    """The choosers' choices: one for each kind of card in hand (physical cards: one)."""
+    if s.physical:
+        return len(s.to_act)
+    n, players = 0, s.players
+    for seat in s.to_act:  # (`steps.choices` of each, written out)
+        p = players[seat]
+        n += (p.bang > 0) + (p.click > 0)
+    return n
 
 
 def nth_choice(s: GameState, i: int) -> Action:
@@ -118,7 +124,10 @@ def aiming_starts(s: GameState) -> None:
     kid = s.holder(KID)
     if kid is not None and not s.to_act:
         s.to_act = [kid.seat]
-    s.pending = len(s.to_act) * len(s.living_names)
+
+
+def aims_count(s: GameState) -> int:
+    return len(s.to_act) * len(s.living_names)
 
 
 def aiming(s: GameState) -> list[Player]:
@@ -138,7 +147,7 @@ def nth_aim(s: GameState, i: int) -> Action:
 def _once_all_have(s: GameState, mark: str, can: Callable[[GameState], bool], power: str,
                    ) -> Player | None:
     """The holder of `power`, once every living player has acted, if it may still act."""
-    if s.pending or mark in s.done or not can(s):
+    if s.to_act or mark in s.done or not can(s):
         return None
     return s.holder(power)
 
@@ -186,7 +195,10 @@ def orders(s: GameState, g: Player) -> list[Action]:
 def deciding_starts(s: GameState) -> None:
     """The courage step begins: every living player stands or lies down."""
     s.to_act = [p.seat for p in s.players if p.alive]
-    s.pending = 2 * len(s.to_act)
+
+
+def courage_count(s: GameState) -> int:
+    return 2 * len(s.to_act)
 
 
 def deciding(s: GameState) -> list[Player]:

@@ -93,7 +93,7 @@ def test_the_random_bot_plays_the_games_it_played_when_it_listed_every_action():
 
 
 def test_the_counts_the_steps_of_everyone_keep_are_what_listing_finds():
-    """`to_act` is whom the step waits for, `pending` how many actions they have, and the
+    """`to_act` is whom the step waits for, `count` how many actions they have, and the
     state's `rests_at` is the window its holders say is open."""
     seen = set()
     for s in mixed_games(200):
@@ -104,9 +104,10 @@ def test_the_counts_the_steps_of_everyone_keep_are_what_listing_finds():
         if ph.nth is not None and s.rests_at is None:
             seen.add(s.phase)
             assert s.to_act == [p.seat for p in ph.waiting(s)]
-            assert s.pending == len(ph.actions(s)) == len(list(ph.actions(s)))
+            assert ph.count is not None
+            assert ph.count(s) == len(ph.actions(s)) == len(list(ph.actions(s)))
         elif ph.nth is not None:  # (a window of the step: everyone has acted)
-            assert s.pending == 0 and s.to_act == []
+            assert s.to_act == []
     assert seen == {"choose", "holdup", "courage"}
 
 
