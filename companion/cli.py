@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "demo": "companion.demo_cmd",
     "run": "companion.run_cmd",
     "export": "companion.referee.export_cmd",
+    "league": "companion.league.league_cmd",
 }
 
 

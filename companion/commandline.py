@@ -12,8 +12,13 @@ from companion.config import Config, ConfigError, load
 
 
 def setup_logging(level: str) -> None:
-    logging.basicConfig(stream=sys.stderr, level=level,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    """Timestamped lines on a terminal; priority-prefixed ones when stderr is journald's."""
+    from companion.service.journald import JournalFormatter, stderr_is_journal
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JournalFormatter() if stderr_is_journal() else logging.Formatter(
+        "%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler])
 
 
 def add_config_argument(parser: argparse.ArgumentParser, log_level: bool = False) -> None:

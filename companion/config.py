@@ -23,6 +23,7 @@ SECTIONS: dict[str, str] = {
     "sensors": "companion.sensors.settings:parse",
     "referee": "companion.referee.settings:parse",
     "dashboard": "companion.dashboard.settings:parse",
+    "league": "companion.league.settings:parse",
 }
 
 DEFAULT_FILE = Path(__file__).resolve().parent.parent / "config" / "table.sim.yaml"

@@ -64,11 +64,12 @@ def describe(e: dict[str, Any]) -> str:
         case "passed":
             return f"{p} could take nothing."
         case "clip":
-            return f"{p} reloaded a Bang!." if e.get("reloaded") else f"{p}'s Clip was empty."
+            return f"{p} reloaded a Bang! card." if e.get("reloaded") else f"{p}'s Clip was empty."
         case "good_friend":
             return f"{p}, the Good Friend, took a Bang! too."
         case "first_aid":
-            return f"{p} healed {_wounds(e['healed'])}."
+            return f"{p} healed {_wounds(e['healed'])}." if e["healed"] \
+                else f"{p} used a first aid kit: no wound to heal."
         case "junk":
             return f"{p} swapped {LOOT_WORDS[e['gave']]} for {LOOT_WORDS[e['got']]}."
         case "unclaimed":

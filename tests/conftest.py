@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import queue
 import shutil
+import signal
 import socket
 import subprocess
 import threading
@@ -24,6 +25,7 @@ from companion.bus.settings import MqttSettings
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 MOSQUITTO_SUB = shutil.which("mosquitto_sub")
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
 
 def free_port() -> int:
@@ -83,6 +85,11 @@ class Mosquitto:
     def restart(self) -> None:
         self.stop()
         self.start()
+
+    def freeze(self, frozen: bool = True) -> None:
+        """Hang the broker (SIGSTOP): its connections stay open, nothing comes back."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGSTOP if frozen else signal.SIGCONT)
 
 
 def _mosquitto(tmp: Path) -> Iterator[Mosquitto]:
@@ -175,3 +182,17 @@ def observe() -> Iterator[Callable[[int, str], Observer]]:
     yield start
     for o in observers:
         o.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright, for the tablet's pages and the venue page."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        yield b
+        b.close()

@@ -6,14 +6,13 @@ import threading
 import time
 from typing import Any
 
-from companion.referee.commands import Auth
+from companion.referee.access import who_taps
 from companion.referee.table import Table
-
-CONTROL = Auth(control=True)
 
 
 class LivePort:
-    """Taps as the Godfather, sensors through the simulator, time as it passes."""
+    """Taps as the Godfather and the phones, sensors through the simulator, time as it
+    passes."""
 
     def __init__(self, table: Table, simulator: Any, stop: threading.Event,
                  pace_s: float = 0.6) -> None:
@@ -34,8 +33,10 @@ class LivePort:
         return [a.to_dict() for a in self.table.legal()]
 
     def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """A tap on the tablet, or on a player's phone for a card from their hand."""
         self.stop.wait(self.pace_s)  # let the people watching follow
-        return self.table.command(cmd, CONTROL)
+        seat_of = self.table.game.seat_of if self.table.game else {}
+        return self.table.command(cmd, who_taps(cmd.get("action"), seat_of))
 
     def aim(self, seat: int, target: int | None) -> None:
         self.sim.raise_gun(seat, target is not None)

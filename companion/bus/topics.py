@@ -2,33 +2,24 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 ROOT = "cashnguns"
 ONLINE, OFFLINE = "online", "offline"
 
 
-@dataclass(frozen=True)
 class Topics:
-    table: str
+    """One table's topics: fixed names as attributes, per-seat ones as methods."""
 
-    @property
-    def base(self) -> str:
-        return f"{ROOT}/{self.table}"
-
-    @property
-    def status(self) -> str:
-        """Retained `online`/`offline`: the sensor bridge's last will."""
-        return f"{self.base}/status"
+    def __init__(self, table: str) -> None:
+        self.table = table
+        self.base = f"{ROOT}/{table}"
+        self.status = f"{self.base}/status"  # retained online/offline: the bridge's last will
+        self.hub_seen = f"{self.base}/hub/seen"  # each round's looks (QoS 0, not retained)
+        self.sim_command = f"{self.base}/sim/command"
+        self.all = f"{self.base}/#"
 
     def gun(self, seat: int | str, kind: str) -> str:
         """`aim`, `raised` (retained state) or `lock` (the aimer's indicator, an event)."""
         return f"{self.base}/gun/{seat}/{kind}"
-
-    @property
-    def hub_seen(self) -> str:
-        """Every gun's look in each round the hub reports (QoS 0, not retained)."""
-        return f"{self.base}/hub/seen"
 
     def standee_posture(self, seat: int | str) -> str:
         return f"{self.base}/standee/{seat}/posture"
@@ -37,11 +28,3 @@ class Topics:
         """`availability`, `info`, or `stat` (retained: a hub's own health figures, STAT,
         and the link's drop counts)."""
         return f"{self.base}/device/{device}/{leaf}"
-
-    @property
-    def sim_command(self) -> str:
-        return f"{self.base}/sim/command"
-
-    @property
-    def all(self) -> str:
-        return f"{self.base}/#"

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import secrets
-
 from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion.dashboard import WEB_DIR
 from companion.dashboard.calibrate import calibrate_blueprint
-from companion.dashboard.hub import EventHub
-from companion.dashboard.pages import pages_blueprint
+from companion.dashboard.pages import pages_blueprint, render
 from companion.dashboard.settings import DashboardSettings
 from companion.dashboard.sim import sim_blueprint
-from companion.dashboard.streams import streams_blueprint, view_builder
+from companion.dashboard.streams import StreamServer, streams_blueprint
 from companion.referee.api import api_blueprint
 from companion.referee.table import Table
+from companion.referee.views import TableFrame
 
 # Everything comes from this server: no CDN, no inline script, no framing.
 SECURITY_HEADERS = {
@@ -32,18 +30,18 @@ def create_app(table: Table, settings: DashboardSettings | None = None) -> Flask
     app = Flask(__name__, template_folder=str(WEB_DIR / "templates"),
                 static_folder=str(WEB_DIR / "static"), static_url_path="/static")
     app.config.update(
-        SECRET_KEY=settings.secret_key or secrets.token_hex(32),
+        SECRET_KEY=settings.secret_key or table.access.session_key(),
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         DEBUG=False,
         TESTING=False,
         MAX_CONTENT_LENGTH=64 * 1024,
     )
-    hub = EventHub(view_builder(table), keepalive_s=settings.keepalive_s)
-    hub.detach = table.subscribe(hub.changed)
-    app.extensions["hub"] = hub
+    streams = StreamServer(lambda: TableFrame(table.view()), table.subscribe,
+                           settings.max_streams, settings.keepalive_s)
+    app.extensions["streams"] = streams  # started by the server (dashboard/server.py)
     app.register_blueprint(api_blueprint(table))
-    app.register_blueprint(streams_blueprint(table, hub))
+    app.register_blueprint(streams_blueprint(table, streams))
     app.register_blueprint(pages_blueprint(table, settings))
     app.register_blueprint(calibrate_blueprint(table, settings))
     if table.simulator is not None:
@@ -55,10 +53,13 @@ def create_app(table: Table, settings: DashboardSettings | None = None) -> Flask
         return response
 
     @app.errorhandler(HTTPException)
-    def as_json(e: HTTPException) -> tuple[Response, int] | HTTPException:
-        """API callers get JSON errors like the referee's; pages keep HTML ones."""
+    def refused(e: HTTPException) -> tuple[Response | str, int]:
+        """API callers get JSON errors like the referee's; people get a page in the
+        table's language that leads back to the table."""
+        code = e.code or 500
         if request.path.startswith("/api/"):
-            return jsonify({"error": e.description}), e.code or 500
-        return e
+            return jsonify({"error": e.description}), code
+        key = "error.not_found" if code == 404 else "error.other"
+        return render("error.html", message_key=key, code=code), code
 
     return app

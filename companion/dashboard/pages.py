@@ -14,15 +14,19 @@ from typing import Any
 from urllib.parse import urlencode
 
 import segno
-from flask import Blueprint, Response, abort, render_template, request
+from flask import Blueprint, Response, abort, make_response, render_template, request
 
 from companion.dashboard import i18n
 from companion.dashboard.access import csrf_token, is_controller
 from companion.dashboard.settings import DashboardSettings
+from companion.referee.api import phone_claim
 from companion.referee.table import Table
 from companion.rules.powers import POWERS
 
 FIELD = re.compile(r"\{(\w+)\}")
+# Why a phone may not open a seat (access.Phone), in the catalogs' words.
+PHONE_MESSAGES = {"taken": "phone.taken", "released": "phone.released",
+                  "earlier": "phone.earlier", "bad": "ui.bad_seat_link"}
 
 
 def translator(lang: str) -> Callable[..., str]:
@@ -59,11 +63,21 @@ def pages_blueprint(table: Table, settings: DashboardSettings) -> Blueprint:
         return render("referee.html", powers=POWERS, names=table.settings.names)
 
     @bp.get("/seat/<int:seat>")
-    def seat(seat: int) -> tuple[str, int] | str:
-        token = request.args.get("token", "")
-        if not table.access.check_seat_token(seat, token):
-            return render("message.html", message_key="ui.bad_seat_link"), 403
-        return render("seat.html", seat=seat, token=token)
+    def seat(seat: int) -> Response:
+        """A phone's page: its seat's view for the phone holding it, the claim for the
+        first phone to open the seat's link, else a sentence saying why not."""
+        token, claim = request.args.get("token"), phone_claim(seat)
+        phone = table.access.phone(seat, claim, token)
+        if phone == "mine":
+            page = make_response(render("seat.html", seat=seat, token="",
+                                        phone_csrf=table.access.csrf(claim or "")))
+        elif phone == "claim":
+            page = make_response(render("seat.html", seat=seat, token=token, phone_csrf=""))
+        else:
+            page = make_response(render("message.html", message_key=PHONE_MESSAGES[phone],
+                                        state=phone), table.access.refusal(seat, phone).status)
+        page.headers["Cache-Control"] = "no-store"  # a claim's CSRF token, a hand
+        return page
 
     @bp.get("/sim")
     def sim() -> str:

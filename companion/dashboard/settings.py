@@ -25,9 +25,11 @@ class TableTop:
 class DashboardSettings:
     host: str = "0.0.0.0"  # the tablet and phones join over the table's network
     port: int = 8080
-    threads: int = 64  # every live page holds one thread for its event stream
-    secret_key: str | None = None  # None: random per start (sessions end with a restart)
+    threads: int = 8  # for requests: a live page's stream holds no thread
+    max_streams: int = 200  # live pages at once; more are refused (503) and retry
+    secret_key: str | None = None  # None: derived from the journal's secret (kept)
     public_url: str | None = None  # base of the phone links in QR codes; None: from the request
+    mdns: bool = False  # announce http://cashnguns-<table>.local:<port> (docs/INSTALL.md)
     keepalive_s: float = 15.0
     table: TableTop | None = None  # None: the simulated table's, else no seating check
 
@@ -36,12 +38,16 @@ def parse(node: Node) -> DashboardSettings:
     settings = DashboardSettings(
         host=node.text("host", "0.0.0.0", pattern=HOST),
         port=node.integer("port", 8080, lo=0, hi=65535),
-        threads=node.integer("threads", 64, lo=8, hi=512),
+        threads=node.integer("threads", 8, lo=2, hi=512),
+        max_streams=node.integer("max_streams", 200, lo=1, hi=1000),
         secret_key=node.text("secret_key", None),
         public_url=node.text("public_url", None, pattern=re.compile(r"https?://\S+")),
+        mdns=node.flag("mdns", False),
         keepalive_s=node.number("keepalive_s", 15.0, lo=1, hi=300),
         table=_table(node) if "table" in node else None,
     )
+    if settings.mdns and settings.port == 0:
+        raise node.error("mdns", "needs a fixed port: the name is announced with its port")
     node.done()
     return settings
 

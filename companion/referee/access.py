@@ -1,32 +1,172 @@
-"""Who may do what at the table: the Godfather's PIN and each seat's phone link."""
+"""Who may do what at the table: the Godfather's PIN, and each seat's phone.
+
+A seat's link (its QR code on the Godfather's Phones tab) names the table, the game and
+the seat. The first phone that opens it claims the seat and gets a claim of its own; from
+then on the link alone gives nothing, and the PIN never opens a hand. Claims are journaled
+(hashed), so a restart keeps them; a new game gives new links and ends every claim; the
+Godfather may release a seat, for its player to claim it again.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import secrets
+from collections.abc import Iterable
+from typing import Any, Literal
 
-PIN_DIGITS = 6  # a generated PIN: with 10 guesses a minute, months to find (api.PinGuard)
+from companion.referee.commands import Auth, CommandError, Refusals
+from companion.referee.journal import Journal, JournalError
+
+PIN_DIGITS = 6  # a generated PIN: at 600 guesses an hour, 35 days on average (api.PinGuard)
+HAND_FIELDS = ("card", "give", "discard")  # an action naming one of these tells a hand
+
+# What a phone is to a seat: it holds it ("mine"), may claim it ("claim"), or is refused.
+Phone = Literal["mine", "claim", "taken", "released", "earlier", "bad"]
+REFUSALS: dict[str, tuple[int, str]] = {
+    "taken": (409, "seat {seat} is held by another phone: ask the Godfather to release it"),
+    "released": (401, "this phone no longer holds seat {seat}: open the seat's link again"),
+    "earlier": (403, "this link is from an earlier game: ask the Godfather for the new link"),
+    "bad": (403, "this link is not valid for seat {seat}"),
+}
+
+
+def tells_a_hand(action: dict[str, Any]) -> bool:
+    """A choice of a card from a hand (a reveal turns a card face up: that is public)."""
+    return action.get("type") != "reveal" and any(
+        action.get(f) is not None for f in HAND_FIELDS)
+
+
+def who_taps(action: Any, seat_of: dict[str, int]) -> Auth:
+    """Who taps an action at a real table: the player's phone for a card from their hand,
+    the Godfather's tablet for the rest (the bots and the tests act as people would)."""
+    if isinstance(action, dict) and tells_a_hand(action) and action.get("player") in seat_of:
+        return Auth(seat=seat_of[action["player"]])
+    return Auth(control=True)
+
+
+def check_player(auth: Auth, player: str, action: dict[str, Any],
+                 player_at: dict[int, str]) -> None:
+    """The tablet plays for anyone, but never from a hand; a phone for its player only."""
+    if auth.control:
+        if tells_a_hand(action):
+            raise CommandError(403, f"only {player}'s phone plays from their hand")
+    elif auth.seat is None or player_at.get(auth.seat) != player:
+        raise CommandError(403, f"this phone acts only for {player_at.get(auth.seat)}"
+                           if auth.seat else "a player's action needs its seat's phone")
+
+
+def _sign(secret: bytes, *parts: object) -> str:
+    return hmac.new(secret, ":".join(map(str, parts)).encode(), hashlib.sha256).hexdigest()
+
+
+def link_token(secret: bytes, table: str, game: int, seat: int) -> str:
+    """A seat's link for a game: the game, then a MAC of the table, the game and the seat
+    under the journal's secret (a restart keeps the links, a new game changes them)."""
+    return f"{game}.{_sign(secret, table, game, seat)[:20]}"
+
+
+def _digest(claim: str) -> str:
+    return hashlib.sha256(claim.encode()).hexdigest()
+
+
+def _game_of(proof: str | None) -> int | None:
+    """The game a link's token or a claim was made for (both start with it)."""
+    head = (proof or "").split(".", 1)[0]
+    return int(head) if head.isdigit() and len(head) < 10 else None
 
 
 class Access:
-    """The table PIN (given or generated) and seat tokens derived from a kept secret.
+    """The table PIN (given or generated), the seats' links and the phones' claims."""
 
-    A seat's token names the table, the game and the seat, so a new game gives new links
-    and a restart (same secret, same game) keeps the old ones working.
-    """
-
-    def __init__(self, table: str, secret: bytes, pin: str | None) -> None:
-        self.table, self._secret = table, secret
+    def __init__(self, table: str, journal: Journal, pin: str | None) -> None:
+        self.table, self.journal = table, journal
+        self._secret = journal.secret()
         self.pin = pin or f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
         self.game = 0  # the game in play, set by the table
+        self.seats: frozenset[int] = frozenset()
+        self._claims: dict[int, str] = {}  # seat -> the digest of its phone's claim
+        self.refused = Refusals("a phone's claim")  # taken, earlier, bad
 
-    def seat_token(self, seat: int) -> str:
-        msg = f"{self.table}:{self.game}:{seat}".encode()
-        return hmac.new(self._secret, msg, hashlib.sha256).hexdigest()[:20]
-
-    def check_seat_token(self, seat: int, token: str) -> bool:
-        return hmac.compare_digest(self.seat_token(seat), token or "")
+    def load(self, game: int, seats: Iterable[int]) -> None:
+        """A game is in play (new, or resumed after a restart): its seats and claims."""
+        self.game, self.seats = game, frozenset(seats)
+        self._claims = self.journal.claims(game)
 
     def check_pin(self, pin: str) -> bool:
         return hmac.compare_digest(self.pin.encode(), (pin or "").encode())
+
+    # -- links and claims ----------------------------------------------------------------
+
+    def seat_token(self, seat: int, game: int | None = None) -> str:
+        """The token of a seat's link, for this game (or another)."""
+        return link_token(self._secret, self.table, self.game if game is None else game, seat)
+
+    def session_key(self) -> str:
+        """The dashboard's session key when none is configured: kept with the journal, so
+        the Godfather's tablet stays logged in across a restart."""
+        return _sign(self._secret, self.table, "session")
+
+    def csrf(self, claim: str) -> str:
+        """The token a phone page sends with each command: derived from its claim, so it
+        outlives a restart as the claim does."""
+        return _sign(self._secret, self.table, "csrf", claim)[:32]
+
+    @property
+    def claimed(self) -> frozenset[int]:
+        return frozenset(self._claims)
+
+    def holds(self, seat: int, claim: str | None) -> bool:
+        """Whether `claim` is the claim of this seat's phone, in this game."""
+        kept = self._claims.get(seat)
+        return bool(claim) and kept is not None and hmac.compare_digest(kept, _digest(claim or ""))
+
+    def phone(self, seat: int, claim: str | None, token: str | None) -> Phone:
+        """What a phone with this claim (its cookie) and this link's token is to the seat."""
+        if self.holds(seat, claim):
+            return "mine"
+        if token:
+            game = _game_of(token)
+            if game is None or game > self.game or not hmac.compare_digest(
+                    self.seat_token(seat, game), token):
+                return "bad"
+            if game < self.game:
+                return "earlier"
+            if seat not in self.seats:
+                return "bad"
+            return "taken" if seat in self._claims else "claim"
+        game = _game_of(claim)
+        if game is not None and game < self.game:
+            return "earlier"
+        return "released" if claim and game == self.game and seat in self.seats else "bad"
+
+    def refusal(self, seat: int, phone: Phone) -> CommandError:
+        status, message = REFUSALS.get(phone, REFUSALS["bad"])
+        return CommandError(status, message.format(seat=seat), phone=phone)
+
+    def claim(self, seat: int, token: str, at_ms: float) -> str:
+        """The first phone to open a seat's link holds the seat: journaled, then given."""
+        phone = self.phone(seat, None, token)
+        if phone != "claim":
+            self.refused.count(phone, f"seat {seat}")
+            raise self.refusal(seat, phone)
+        claim = f"{self.game}.{seat}.{secrets.token_urlsafe(24)}"
+        try:
+            self.journal.claim(self.game, seat, _digest(claim), at_ms)
+        except JournalError as e:
+            raise CommandError(507, f"{e}: seat {seat} is not claimed, try again") from None
+        self._claims[seat] = _digest(claim)
+        return claim
+
+    def release(self, seat: Any) -> None:
+        """The Godfather frees a seat: its phone is cut off, the link claims it again."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.seats:
+            raise CommandError(400, f"seat: one of this game's seats "
+                                    f"({', '.join(map(str, sorted(self.seats)))})")
+        if seat not in self._claims:
+            raise CommandError(422, f"no phone holds seat {seat}: nothing to release")
+        try:
+            self.journal.release(self.game, seat)
+        except JournalError as e:
+            raise CommandError(507, f"{e}: seat {seat} is still held") from None
+        del self._claims[seat]

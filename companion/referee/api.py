@@ -5,45 +5,57 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections import defaultdict, deque
+from collections import deque
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, session
 
-from companion.referee.commands import Auth, CommandError
+from companion.referee.commands import Auth, CommandError, Refusals
 from companion.referee.table import Table
 
 MAX_BODY = 64 * 1024  # the largest command (a new game) is well under 1 KiB
 WRONG_PIN_LIMIT = 5  # wrong tries from one address ...
 WRONG_PIN_TABLE_LIMIT = 10  # ... or from all addresses together ...
 WRONG_PIN_WINDOW_S = 60.0  # ... in this long stop PIN tries (from it, or all) as long
+CLAIM_COOKIE = "seat{}"  # a phone's claim on seat n, HttpOnly and SameSite=Strict
+CLAIM_COOKIE_S = 7 * 86400  # a game night and more; a new game ends the claim anyway
 
 
 class PinGuard:
     """Counts wrong PINs per address and for the whole table, so guessing is slow whatever
-    the number of addresses: at most 10 guesses a minute, about 70 days for every 6-digit
-    PIN. A Godfather already logged in is never stopped: a session needs no PIN."""
+    the number of addresses: at most 10 guesses a minute (600 an hour), about 35 days on
+    average for a 6-digit PIN. A Godfather already logged in is never stopped: a session
+    needs no PIN. Only addresses with a wrong try in the window are kept: at most 10."""
 
     def __init__(self) -> None:
-        self._wrong: dict[str, deque[float]] = defaultdict(deque)
+        self._wrong: dict[str, deque[float]] = {}
         self._all: deque[float] = deque()
         self._lock = threading.Lock()
+        self.refused = Refusals("table PIN")  # wrong, and tried while locked
 
     def check(self, table: Table, pin: str, who: str) -> None:
         now = time.monotonic()
         with self._lock:
-            for tries in (self._wrong[who], self._all):
+            for tries in (*self._wrong.values(), self._all):
                 while tries and now - tries[0] > WRONG_PIN_WINDOW_S:
                     tries.popleft()
-            if len(self._wrong[who]) >= WRONG_PIN_LIMIT or len(self._all) >= \
-                    WRONG_PIN_TABLE_LIMIT:
+            self._wrong = {address: tries for address, tries in self._wrong.items() if tries}
+            mine = self._wrong.get(who, deque())
+            if len(mine) >= WRONG_PIN_LIMIT or len(self._all) >= WRONG_PIN_TABLE_LIMIT:
+                self.refused.count("locked", f"from {who}")
                 raise CommandError(429, "too many wrong PINs: wait a minute")
             if not table.access.check_pin(pin):
-                self._wrong[who].append(now)
+                self._wrong[who] = mine
+                mine.append(now)
                 self._all.append(now)
+                self.refused.count("wrong", f"from {who}")
                 raise CommandError(401, "wrong table PIN")
-            if not self._wrong[who]:
-                del self._wrong[who]
+            self._wrong.pop(who, None)
+
+    @property
+    def addresses(self) -> int:
+        """How many addresses it keeps tries for (bounded by the table-wide limit)."""
+        return len(self._wrong)
 
 
 def api_blueprint(table: Table) -> Blueprint:
@@ -66,29 +78,42 @@ def api_blueprint(table: Table) -> Blueprint:
         if request.method == "POST" and not secrets.compare_digest(sent, session.get("csrf", "-")):
             raise CommandError(403, "missing or wrong X-CSRF-Token for this session")
 
-    def auth(seat: int | None = None) -> Auth:
-        """The caller's rights, from headers (scripts) or the session (pages)."""
+    def auth() -> Auth:
+        """The caller's rights: a PIN header (scripts), a phone's claim, the session (pages)."""
         pin = request.headers.get("X-Table-Pin")
         if pin is not None:
             guard.check(table, pin, request.remote_addr or "?")
             return Auth(control=True)
-        token = request.headers.get("X-Seat-Token")
-        if token is not None:
-            claimed = seat if seat is not None else _int(request.headers.get("X-Seat"))
-            if claimed is None or not table.access.check_seat_token(claimed, token):
-                raise CommandError(401, "wrong seat token")
-            return Auth(seat=claimed)
-        if session.get("control") or session.get("seat") is not None:
+        if "X-Seat-Claim" in request.headers or "X-Seat" in request.headers:
+            seat = _int(request.headers.get("X-Seat"))
+            seat = claim_seat(request.headers.get("X-Seat-Claim")) if seat is None else seat
+            if seat is None:
+                raise CommandError(401, "X-Seat: the seat this phone holds")
+            return phone(seat)
+        if session.get("control"):
             check_csrf()
-            if session.get("control"):
-                return Auth(control=True)
-            return Auth(seat=int(session["seat"]))
+            return Auth(control=True)
         return Auth()
+
+    def phone(seat: int) -> Auth:
+        """A phone holding `seat`: its claim in a header (scripts) or its cookie (the page,
+        whose commands carry the CSRF token derived from the claim)."""
+        claim = phone_claim(seat)
+        if claim is None:
+            raise CommandError(401, f"seat {seat} is the phone's that holds it: open its "
+                                    "link on that phone (the table PIN opens no hand)")
+        if not table.access.holds(seat, claim):
+            raise table.access.refusal(seat, table.access.phone(seat, claim, None))
+        if request.method == "POST" and "X-Seat-Claim" not in request.headers:
+            sent = request.headers.get("X-CSRF-Token", "")
+            if not secrets.compare_digest(sent, table.access.csrf(claim or "")):
+                raise CommandError(403, "missing or wrong X-CSRF-Token for this phone")
+        return Auth(seat=seat)
 
     @bp.after_request
     def private(response: Response) -> Response:
-        if request.endpoint in ("api.control", "api.seat_view", "api.login"):
-            response.headers["Cache-Control"] = "no-store"  # a hand or the seats' links
+        if request.endpoint in ("api.control", "api.seat_view", "api.login", "api.claim"):
+            response.headers["Cache-Control"] = "no-store"  # a hand, a claim, a session
         return response
 
     @bp.errorhandler(CommandError)
@@ -107,36 +132,55 @@ def api_blueprint(table: Table) -> Blueprint:
 
     @bp.get("/seat/<int:seat>")
     def seat_view(seat: int) -> Response:
-        who = auth(seat)
-        if not who.control and who.seat != seat:
-            raise CommandError(401, f"seat {seat}'s view needs its token")
+        """A hand is its player's alone: only the phone holding the seat reads it."""
+        phone(seat)
         return jsonify(table.seat_state(seat))
+
+    @bp.post("/claim")
+    def claim() -> Response:
+        """A phone opens its seat's link: the first one holds the seat."""
+        data = body()
+        seat, token = _int(data.get("seat")), data.get("token")
+        if seat is None or not isinstance(token, str):
+            raise CommandError(400, "a claim names its seat and its link's token")
+        claim = table.claim(seat, token)
+        response = jsonify({"ok": True, "seat": seat, "claim": claim,
+                            "csrf": table.access.csrf(claim)})
+        response.set_cookie(CLAIM_COOKIE.format(seat), claim, max_age=CLAIM_COOKIE_S,
+                            httponly=True, samesite="Strict")
+        return response
 
     @bp.post("/command")
     def command() -> Response:
         data = body()
         who = auth()
         if not who.control and who.seat is None:
-            raise CommandError(401, "commands need the table PIN or a seat token")
+            raise CommandError(401, "commands need the table PIN or a phone holding a seat")
         return jsonify(table.command(data, who))
 
     @bp.post("/login")
     def login() -> Response:
         data = body()
-        if "pin" in data:
-            guard.check(table, str(data["pin"]), request.remote_addr or "?")
-            session.clear()
-            session["control"] = True
-        else:
-            seat, token = _int(data.get("seat")), str(data.get("token", ""))
-            if seat is None or not table.access.check_seat_token(seat, token):
-                raise CommandError(401, "wrong seat token")
-            session.clear()
-            session["seat"] = seat
+        if "pin" not in data:
+            raise CommandError(400, "pin: the table PIN (phones claim their seat: /api/claim)")
+        guard.check(table, str(data["pin"]), request.remote_addr or "?")
+        session.clear()
+        session["control"] = True
         session["csrf"] = secrets.token_urlsafe(24)
         return jsonify({"ok": True, "csrf": session["csrf"]})
 
     return bp
+
+
+def phone_claim(seat: int) -> str | None:
+    """The claim a request shows for a seat: its header (scripts), else the page's cookie."""
+    return request.headers.get("X-Seat-Claim") or request.cookies.get(CLAIM_COOKIE.format(seat))
+
+
+def claim_seat(claim: str | None) -> int | None:
+    """The seat a claim was given for (a claim reads `game.seat.secret`)."""
+    parts = (claim or "").split(".")
+    return _int(parts[1]) if len(parts) == 3 else None
 
 
 def _int(value: Any) -> int | None:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from companion.referee.export import export_scenario
-from companion.referee.journal import Journal
+from companion.referee.journal import Journal, JournalError
 
 HELP = "write a journaled game (the latest by default) as a scenario file"
 
@@ -21,7 +21,11 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.journal).is_file():
         print(f"companion export: no journal at {args.journal}", file=sys.stderr)
         return 2
-    journal = Journal(args.journal)
+    try:
+        journal = Journal(args.journal)
+    except JournalError as e:
+        print(f"companion export: {e}", file=sys.stderr)
+        return 2
     game = args.game
     if game is None:
         latest = journal.latest_game()

@@ -2,43 +2,29 @@
 
 SQLite in WAL mode with `synchronous=FULL`: a commit returns only once the action is on
 disk, so a power cut loses at most an action that nobody was shown. A game is its setup
-plus its actions in order; the state is never stored, it is replayed.
+plus its actions in order; the state is never stored, it is replayed. The tables and their
+versions are in `journal_schema`; finished games beyond `keep_games` are deleted, oldest
+first, when a game ends, so the file stops growing (docs/REFEREE.md, "The journal").
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.referee.journal_schema import ENDED_AT, SchemaError, upgrade
 from companion.rules import Action, action_from_dict
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS game (
-    id INTEGER PRIMARY KEY,
-    created_ms REAL NOT NULL,
-    setup TEXT NOT NULL,              -- JSON: players, powers, seed, variant, cards, loot_mode
-    finished INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS action (
-    game INTEGER NOT NULL REFERENCES game(id),
-    seq INTEGER NOT NULL,
-    action TEXT NOT NULL,             -- JSON, the scenario language
-    source TEXT NOT NULL,             -- sensor, tablet, phone, override
-    at_ms REAL NOT NULL,
-    undone INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (game, seq)
-);
-"""
-
+log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Entry:
@@ -53,11 +39,13 @@ class JournalError(RuntimeError):
 
 
 class Journal:
-    """One SQLite file, readable by its owner only (it holds the seat links' secret and
-    every hand); safe to call from any thread (one connection behind a lock)."""
+    """One SQLite file, readable by its owner only (it holds the seat links' secret, the
+    phones' hashed claims and every hand); safe to call from any thread (one connection
+    behind a lock)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, keep_games: int = 0) -> None:
         self.path = Path(path)
+        self.keep_games = keep_games  # finished games kept; 0: every one
         self._lock = threading.Lock()
         try:
             if str(path) != ":memory:":
@@ -69,10 +57,26 @@ class Journal:
                                        isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
         except (OSError, sqlite3.Error) as e:
             raise JournalError(f"cannot open the game journal {self.path}: "
                                f"{getattr(e, 'strerror', None) or e}") from None
+        self._upgrade()
+
+    def _upgrade(self) -> None:
+        """The tables at this companion's version, in one transaction (docstring above)."""
+        try:
+            with self._write() as db:
+                found, now = upgrade(db)
+                self._prune(db)
+        except SchemaError as e:
+            self._db.close()
+            raise JournalError(f"cannot open the game journal {self.path}: it {e}") from None
+        except JournalError as e:
+            self._db.close()
+            raise JournalError(f"{e}; the journal was not upgraded and is unchanged"
+                               if str(e).startswith("cannot write") else str(e)) from None
+        if 0 < found < now:
+            log.info("game journal %s upgraded from version %d to %d", self.path, found, now)
 
     def close(self) -> None:
         with self._lock:
@@ -93,6 +97,11 @@ class Journal:
                     raise
             except sqlite3.Error as e:  # the disk is full, the card went read-only, ...
                 raise JournalError(f"cannot write the game journal {self.path}: {e}") from None
+
+    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        """One transaction on the journal's connection, for a part that keeps its own
+        tables in the journal's file (the league's outbox): on disk when the block ends."""
+        return self._write()
 
     def secret(self) -> bytes:
         """A random key kept with the games, so phone links survive a restart."""
@@ -127,13 +136,64 @@ class Journal:
                        (game, seq, json.dumps(action.to_dict()), source, at_ms))
             return seq
 
+    def rewrite(self, game: int, first: int,
+                actions: list[tuple[Action, str, float]]) -> None:
+        """Replace the actions from sequence `first` on by `actions` (action, source, time),
+        in one transaction: a recount, and the rest of the round replayed after it."""
+        with self._write() as db:
+            db.execute("UPDATE action SET undone = 1 WHERE game = ? AND seq >= ?",
+                       (game, first))
+            row = db.execute("SELECT COALESCE(MAX(seq), 0) FROM action WHERE game = ?",
+                             (game,)).fetchone()
+            db.executemany("INSERT INTO action (game, seq, action, source, at_ms) "
+                           "VALUES (?, ?, ?, ?, ?)",
+                           [(game, seq, json.dumps(a.to_dict()), source, at)
+                            for seq, (a, source, at) in enumerate(actions, int(row[0]) + 1)])
+
     def undo(self, game: int, seq: int) -> None:
         with self._write() as db:
             db.execute("UPDATE action SET undone = 1 WHERE game = ? AND seq = ?", (game, seq))
 
     def finish(self, game: int) -> None:
+        """The game is over (or abandoned); the oldest finished games beyond `keep_games`
+        go in the same transaction."""
         with self._write() as db:
-            db.execute("UPDATE game SET finished = 1 WHERE id = ?", (game,))
+            db.execute(f"UPDATE game SET finished = 1, finished_ms = COALESCE(finished_ms, "
+                       f"{ENDED_AT}) WHERE id = ?", (game,))
+            self._prune(db)
+
+    def _prune(self, db: sqlite3.Connection) -> None:
+        if not self.keep_games:
+            return
+        old = ("SELECT id FROM game WHERE finished = 1 ORDER BY id DESC LIMIT -1 OFFSET ?")
+        db.execute(f"DELETE FROM action WHERE game IN ({old})", (self.keep_games,))
+        db.execute(f"DELETE FROM claim WHERE game IN ({old})", (self.keep_games,))
+        gone = db.execute(f"DELETE FROM game WHERE id IN ({old})", (self.keep_games,)).rowcount
+        if gone:
+            log.info("game journal %s: %d finished game(s) deleted, the newest %d kept",
+                     self.path, gone, self.keep_games)
+
+    def games(self) -> list[tuple[int, bool, float | None]]:
+        """(id, finished, finished_ms) of every game kept, oldest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT id, finished, finished_ms FROM game ORDER BY id"
+                                    ).fetchall()
+        return [(int(i), bool(f), ms) for i, f, ms in rows]
+
+    def claim(self, game: int, seat: int, digest: str, at_ms: float) -> None:
+        with self._write() as db:
+            db.execute("INSERT INTO claim VALUES (?, ?, ?, ?)", (game, seat, digest, at_ms))
+
+    def release(self, game: int, seat: int) -> None:
+        with self._write() as db:
+            db.execute("DELETE FROM claim WHERE game = ? AND seat = ?", (game, seat))
+
+    def claims(self, game: int) -> dict[int, str]:
+        """Each claimed seat of a game, and the digest of its phone's claim."""
+        with self._lock:
+            rows = self._db.execute("SELECT seat, digest FROM claim WHERE game = ?",
+                                    (game,)).fetchall()
+        return {int(seat): str(digest) for seat, digest in rows}
 
     def setup(self, game: int) -> dict[str, Any]:
         with self._lock:

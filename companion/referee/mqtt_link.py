@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
+import time
 from typing import Any
 
 from companion import __version__
@@ -26,6 +28,8 @@ log = logging.getLogger(__name__)
 EVENT_TYPES = {"wounded": "wounded", "eliminated": "eliminated", "lay_down": "lay_down",
                "game_over": "game_over"}
 BROKER = "broker"  # a link's name; a sensor device's is "device:<id>"
+PROBE_EVERY_S = 0.2  # the referee sends itself a message through the broker this often
+PROBE_SILENT_S = 0.7  # no echo for this long while connected: the broker is not answering
 PLAYER_EVENTS = ("shot", "wounded", "eliminated", "lay_down", "loot_taken", "godfather")
 
 
@@ -47,6 +51,9 @@ class RefereeLink:
         self.table, self.bus, self.topics = table, bus, topics
         self.home_assistant, self.prefix = home_assistant, discovery_prefix
         self.facts: FactSubscriber | None = None
+        self._probe_topic = f"{topics.base}/referee/probe"
+        self._echo_at = time.monotonic()
+        self._silent = False  # the probe, not the connection, says the broker is down
         self._sent_version = -1
         self._sent_events = 0
         self._game: int | None = None
@@ -54,6 +61,7 @@ class RefereeLink:
     def start(self) -> None:
         self.facts = FactSubscriber(self.bus, self.topics, self.table.on_fact)
         self.bus.subscribe(f"{self.topics.base}/device/+/info", self._on_device)
+        self.bus.subscribe(self._probe_topic, self._on_echo)
         self.bus.on_connect(self._on_connect)
         self.bus.on_disconnect(lambda reason: self.table.link(BROKER, False, reason))
         if not self.bus.connected.is_set():
@@ -61,6 +69,24 @@ class RefereeLink:
         self.table.subscribe(self._on_change)
         if self.bus.connected.is_set():
             self._on_connect()
+
+    def watch_broker(self, stop: threading.Event) -> None:
+        """Notice a hung broker within a second: it keeps the connection open, so only
+        MQTT's keep-alive would notice, after tens of seconds. The referee's own message
+        through the broker must come back within PROBE_SILENT_S."""
+        while not stop.wait(PROBE_EVERY_S):
+            if not self.bus.connected.is_set():
+                continue
+            self.bus.publish(self._probe_topic, b"", qos=0)
+            if not self._silent and time.monotonic() - self._echo_at > PROBE_SILENT_S:
+                self._silent = True
+                self.table.link(BROKER, False, "not answering")
+
+    def _on_echo(self, _topic: str, _payload: bytes) -> None:
+        self._echo_at = time.monotonic()
+        if self._silent:
+            self._silent = False
+            self.table.link(BROKER, True, "answering again")
 
     def _on_device(self, _topic: str, payload: bytes) -> None:
         """A sensor device online or not, and a hub's slot schedule (the order of the masks
@@ -78,6 +104,7 @@ class RefereeLink:
                             str(info.get("reason", "?"))[:40])
 
     def _on_connect(self) -> None:
+        self._echo_at, self._silent = time.monotonic(), False
         self.table.link(BROKER, True, "connected")  # (the client says `online` itself)
         if self.home_assistant:
             self._discovery()

@@ -68,6 +68,31 @@ class VisibilityMatrix:
         return {"seats": list(seats), "window_ms": MATRIX_MS, "looks": looks,
                 "shares": [[round(s, 3) for s in row] for row in shares], "sees": sees}
 
+    def sightings(self, gun: int, since: float, until: float
+                  ) -> list[tuple[float, float, int]]:
+        """(first look, last look, badge): each run of the gun's looks that saw a badge
+        between `since` and `until`, broken by a round that did not see it. What a sweep
+        leaves when the aim rule never held it: a replay says it swept past."""
+        with self._lock:
+            seats, round_ms = self.seats, self.round_ms
+            looks = [(t, m) for t, m in self._looks if since <= t <= until]
+        if gun not in seats:
+            return []
+        row, gap = seats.index(gun), 1.5 * round_ms if round_ms else float("inf")
+        runs: dict[int, list[float]] = {}
+        out: list[tuple[float, float, int]] = []
+        for t, masks in looks:
+            for badge in seats:
+                run = runs.get(badge)
+                seen = masks[row] >> (badge - 1) & 1
+                if run is not None and (not seen or t - run[1] > gap):
+                    out.append((run[0], run[1], badge))
+                    del runs[badge]
+                    run = None
+                if seen:
+                    runs[badge] = [run[0] if run else t, t]
+        return sorted(out + [(a, b, badge) for badge, (a, b) in runs.items()])
+
 
 class Readings:
     """Tracks per (seat, kind). An override from the tablet replaces a sensor until cleared:
@@ -115,6 +140,12 @@ class Readings:
     def aim_tracks(self, seat: int) -> tuple[Track, Track | None]:
         aim = self.track(seat, "aim")
         return Track(None) if aim is None else aim, self.track(seat, "raised")
+
+    def seat_now(self, seat: int, t: float) -> dict[str, Any]:
+        """A seat's readings at t, as the views show them."""
+        return {"aim": self.now(seat, "aim", t), "raised": self.now(seat, "raised", t),
+                "posture": self.now(seat, "posture", t), "lock": self.locks.get(seat, 0),
+                "manual": self.manual(seat)}
 
     def now(self, seat: int, kind: str, t: float) -> Any:
         track = self.track(seat, kind)

@@ -18,6 +18,7 @@ class RefereeSettings:
     timing: Timing = field(default_factory=Timing)
     pin: str | None = None  # None: generated and printed at start
     journal: Path = Path("var/journal.sqlite3")
+    keep_games: int = 100  # finished games kept in the journal, the oldest deleted; 0: all
     names: dict[int, str] = field(default_factory=dict)  # seat -> default player name
     buzzer_pin: int | None = None  # a piezo buzzer on a Pi pin beeps the countdown
     home_assistant: bool = False  # publish Home Assistant MQTT discovery
@@ -50,6 +51,7 @@ def parse(node: Node) -> RefereeSettings:
         timing=timing,
         pin=pin,
         journal=Path(node.text("journal", "var/journal.sqlite3")),
+        keep_games=node.integer("keep_games", 100, lo=0, hi=100_000),
         names=names,
         buzzer_pin=node.integer("buzzer_pin", None, lo=0, hi=27),
         home_assistant=node.flag("home_assistant", False),

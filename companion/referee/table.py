@@ -3,7 +3,7 @@
 Sensor facts, tablet and phone commands and the time driver all arrive here, on
 different threads, and are serialised by one lock. Rules actions come out of it: each
 one is checked by the engine, written to the journal, and only then applied and shown.
-The jobs around it live beside it: access (PIN, seat links), setup (a new game checked),
+The jobs around it live beside it: access (PIN, seat links, phones), setup (a new game checked),
 stage (countdowns and what they read), views (what each audience sees).
 """
 
@@ -15,9 +15,9 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.clock import Clock
+from companion.referee import amend, ending, replay, views
 from companion.referee import stage as stages
-from companion.referee import views
-from companion.referee.access import Access
+from companion.referee.access import Access, check_player
 from companion.referee.commands import EXACT_VERSION, Auth, CommandError
 from companion.referee.game import Game, engine_setup
 from companion.referee.journal import Journal, JournalError
@@ -27,7 +27,7 @@ from companion.referee.settings import RefereeSettings
 from companion.referee.setup import check_setup
 from companion.referee.stage import Sensed, Stage
 from companion.rules import Action, RuleError, apply_in_place, legal_actions, new_game
-from companion.schema import parse_action, reading_problem
+from companion.schema import parse_action
 from companion.sensors.facts import Fact
 from companion.yamlfile import FieldError
 
@@ -42,7 +42,7 @@ class Table:
         self.name, self.settings, self.journal, self.clock = name, settings, journal, clock
         self.simulator = simulator
         self.timing = settings.timing
-        self.access = Access(name, journal.secret(), settings.pin)
+        self.access = Access(name, journal, settings.pin)
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self.readings = Readings()
@@ -57,6 +57,7 @@ class Table:
         self.links = Links()  # the broker and the sensor devices: the referee never decides blind
         self.voided: str | None = None  # why the last countdown was called off
         self.journal_error: str | None = None  # why play is paused: the journal failed
+        self.replays: tuple[dict[str, Any], ...] = ()  # this round's countdowns, as read
         self._resume()
         self._step_key, self._step_version = self._step(), self.version
 
@@ -82,10 +83,8 @@ class Table:
 
     def _resume(self) -> None:
         """Pick up the newest unfinished game where the journal left it (after a power cut)."""
-        latest = self.journal.latest_game()
-        if latest is None:
-            return
-        self._load(latest[0])
+        if (latest := self.journal.latest_game()) is not None:
+            self._load(latest[0])
 
     def _load(self, game_id: int) -> None:
         setup = self.journal.setup(game_id)
@@ -96,9 +95,9 @@ class Table:
             game.actions.append(entry.action)
             game.sources.append(entry.source)
         if state.phase == "over":
-            game.history = views.history(game)
+            game.history = ending.history(game)
         self.game = game
-        self.access.game = game_id
+        self.access.load(game_id, game.player_at)
         self.stage = Stage()
         self.ambiguous = {}
         if state.phase == "privilege" and state.ordered is not None:  # (an undo, a restart)
@@ -168,6 +167,7 @@ class Table:
         if self.game:
             self.journal.finish(self.game.id)
         self.lay_down.clear()
+        self.replays = ()
         self._load(game_id)
         self._changed(game=True)
 
@@ -178,13 +178,8 @@ class Table:
                                   game.state.physical, "action")
         except FieldError as e:
             raise CommandError(400, str(e)) from None
-        source = "tablet"
-        if not auth.control:
-            if auth.seat is None or game.player_at.get(auth.seat) != action.player:
-                raise CommandError(403, f"this phone acts only for {game.player_at.get(auth.seat)}"
-                                   if auth.seat else "a player's action needs its seat token")
-            source = "phone"
-        self._apply(action, source)
+        check_player(auth, action.player, action.to_dict(), game.player_at)
+        self._apply(action, "tablet" if auth.control else "phone")
 
     def _apply(self, action: Action, source: str) -> None:
         """Check with the rules, journal, then show: in that order, always."""
@@ -219,9 +214,10 @@ class Table:
             elif e["type"] == "round":
                 self.lay_down.clear()
                 self.ambiguous.clear()
+                self.replays = ()
             elif e["type"] == "game_over":
                 self.journal.finish(game.id)
-                game.history = views.history(game)  # the end chart: built once
+                game.history = ending.history(game)  # the end chart: built once
         s = game.state
         if self.stage.name == "reaim" and s.ordered is None:
             self.stage = Stage()
@@ -254,34 +250,43 @@ class Table:
         self.stage, self.voided = Stage(), why
 
     def _override(self, cmd: dict[str, Any], _auth: Auth) -> None:
-        seat, fact = cmd.get("seat"), cmd.get("fact")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= 8:
-            raise CommandError(400, "seat: a seat from 1 to 8")
-        if fact not in ("aim", "raised", "posture"):
-            raise CommandError(400, "fact: aim, raised or posture")
-        if cmd.get("clear") is True:
+        seat, fact, clear, value = amend.reading(cmd)
+        if clear:
             self.readings.clear(seat, fact)
         else:
-            value = cmd.get("value")
-            problem = reading_problem(fact, seat, value)  # the sensor fact's schema
-            if problem:
-                raise CommandError(400, f"value: not a reading for {fact}: {problem}")
             self.readings.override(seat, fact, value)
         self._changed(game=True)
 
     def _undo(self, _cmd: dict[str, Any], _auth: Auth) -> None:
         game = self._need_game()
-        entries = self.journal.entries(game.id)
-        if not entries:
-            raise CommandError(422, "nothing to undo", rule="R3")
-        last = entries[-1]
-        replayed = new_game(engine_setup(game.setup))
-        for entry in entries[:-1]:
-            apply_in_place(replayed, entry.action)
-        if replayed.round != game.state.round:
-            raise CommandError(422, "only actions of the current round can be undone", rule="R3")
-        self.journal.undo(game.id, last.seq)
+        self.journal.undo(game.id, amend.last_of_round(game, self.journal.entries(game.id)).seq)
         self._load(game.id)
+        self._changed(game=True)
+
+    def _recount(self, cmd: dict[str, Any], _auth: Auth) -> None:
+        """Count one player's part of a settled countdown otherwise, from its replay."""
+        game = self._need_game()
+        if self.stage.name in ("countdown", "kid"):
+            raise CommandError(409, "a countdown is running: recount once it is settled")
+        shown = amend.find_replay(self.replays, cmd)
+        action = amend.recounted(game, shown, cmd)
+        first, actions = amend.recount(game, self.journal.entries(game.id), shown, action,
+                                       self.clock.now_ms())
+        self.journal.rewrite(game.id, first, actions)
+        self.replays = amend.marked(self.replays, shown, action)
+        self.ambiguous.pop(action.player, None)
+        self._load(game.id)
+        self._changed(game=True)
+
+    def claim(self, seat: int, token: str) -> str:
+        """A phone opens its seat's link: the first one holds the seat (access.py)."""
+        with self._lock:
+            claim = self.access.claim(seat, token, self.clock.now_ms())
+            self._changed(game=False)
+            return claim
+
+    def _release(self, cmd: dict[str, Any], _auth: Auth) -> None:
+        self.access.release(cmd.get("seat"))
         self._changed(game=True)
 
     def _pause(self, _cmd: dict[str, Any], _auth: Auth) -> None:
@@ -341,6 +346,8 @@ class Table:
             self._changed(game=True)
             return
         try:
+            read = replay.record(game, st, self.readings, self.timing, len(self.replays) + 1)
+            self.replays += (read,) if read else ()
             actions, ambiguous = stages.snapshot(game, st, self.readings, self.timing)
             self.ambiguous.update(ambiguous)
             for sensed in actions:
@@ -361,19 +368,13 @@ class Table:
         with self._lock:
             game, now = self.game, self.clock.now_ms()
             seats = sorted(game.player_at) if game else []
-            r = self.readings
             return views.Snapshot(
                 self.name, self.version, self.revision, self.paused, self.stage, now, game,
-                sensors={seat: {"aim": r.now(seat, "aim", now),
-                                "raised": r.now(seat, "raised", now),
-                                "posture": r.now(seat, "posture", now),
-                                "lock": r.locks.get(seat, 0),
-                                "manual": r.manual(seat)} for seat in seats},
+                sensors={seat: self.readings.seat_now(seat, now) for seat in seats},
                 lay_down=frozenset(self.lay_down), ambiguous=dict(self.ambiguous),
                 links=self.links.public(), voided=self.voided,
-                journal_error=self.journal_error,
-                names=dict(self.settings.names),
-                seat_tokens={seat: self.access.seat_token(seat) for seat in seats})
+                journal_error=self.journal_error, replays=self.replays,
+                names=dict(self.settings.names), claimed=self.access.claimed)
 
     def public_state(self) -> dict[str, Any]:
         return views.public(self.view())
@@ -391,6 +392,8 @@ _COMMANDS: dict[str, Callable[[Table, dict[str, Any], Auth], None]] = {
     "countdown": Table._countdown,
     "override": Table._override,
     "undo": Table._undo,
+    "recount": Table._recount,
     "pause": Table._pause,
     "resume": Table._resume_play,
+    "release": Table._release,
 }

@@ -8,7 +8,7 @@ happened after it never does, whatever order the messages arrive in.
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 
@@ -102,30 +102,54 @@ def among(aim: int | tuple[int, ...], valid: set[int]) -> Aim:
     return seats[0] if len(seats) == 1 else tuple(seats)
 
 
-def aim_snapshot(aim: Track, raised: Track | None, three: float, timing: Timing,
-                 valid: set[int]) -> Aim:
-    """The aim a gun held up at "three".
+@dataclass(frozen=True)
+class AimSpan:
+    """One span of a gun held up on someone, and what the snapshot made of it (`why`):
+    "counted"; "replaced" (a later aim counted); "dropped" (let go before "three");
+    "two" (the gun saw two players); "late" (begun too late to be held by the cutoff);
+    "not_target" (oneself, or a player out of the game)."""
+
+    start: float
+    end: float | None  # None: still held at the cutoff
+    seen: int | tuple[int, ...]  # what the gun reported: a seat, or the seats of an ambiguous aim
+    aim: Aim  # as the rules can take it (`among`)
+    why: str
+
+
+def aim_spans(aim: Track, raised: Track | None, three: float, timing: Timing,
+              valid: set[int]) -> list[AimSpan]:
+    """Every span a countdown reads, each with why it counted or did not.
 
     The sensors report an aim only once it has been held `hold_ms`, stamped when it began,
     so an aim counts if it began by three + too_slow - hold (held, then, by the too-slow
     limit) and was not dropped before "three"; the latest such aim wins (a player may
-    correct). Failing that, a gun that saw two players in that span is ambiguous (a tuple:
-    the Godfather decides); a clear aim held at "three" stands even if the gun wavered
-    after it. None: too slow.
+    correct).
     """
     decide = three + timing.too_slow_ms
-    best: tuple[float, int] | None = None
-    seen_two: tuple[int, ...] | None = None
+    spans: list[AimSpan] = []
     for start, end, value in aim_intervals(aim, raised, decide):
         stop = decide if end is None else min(end, decide)
         counted = among(value, valid)
-        if counted is None or stop <= three:
-            continue
-        if isinstance(counted, tuple):
-            seen_two = seen_two or counted
-        elif start <= decide - timing.hold_ms and (best is None or start >= best[0]):
-            best = (start, counted)
-    return best[1] if best is not None else seen_two
+        why = ("not_target" if counted is None else "dropped" if stop <= three
+               else "two" if isinstance(counted, tuple)
+               else "late" if start > decide - timing.hold_ms else "held")
+        spans.append(AimSpan(start, None if end is None or end > decide else end, value,
+                             counted, why))
+    held = [i for i, s in enumerate(spans) if s.why == "held"]
+    best = max(held, key=lambda i: (spans[i].start, i), default=None)
+    return [replace(s, why="counted" if i == best else "replaced") if s.why == "held" else s
+            for i, s in enumerate(spans)]
+
+
+def aim_snapshot(aim: Track, raised: Track | None, three: float, timing: Timing,
+                 valid: set[int]) -> Aim:
+    """The aim a gun held up at "three" (see `aim_spans`). Failing a counted one, a gun
+    that saw two players in that span is ambiguous (a tuple: the Godfather decides); a
+    clear aim held at "three" stands even if the gun wavered after it. None: too slow."""
+    spans = aim_spans(aim, raised, three, timing, valid)
+    chosen = next((s for s in spans if s.why == "counted"), None) or next(
+        (s for s in spans if s.why == "two"), None)
+    return None if chosen is None else chosen.aim
 
 
 def new_aim(aim: Track, raised: Track | None, since: float, now: float, timing: Timing,

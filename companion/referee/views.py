@@ -14,12 +14,19 @@ plain value, a list (joined with "and"), a text, or `{"money": n}`.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
-from companion.referee.game import Game, engine_setup
+from companion.referee import board, ending
+from companion.referee.access import tells_a_hand
+from companion.referee.game import Game
+from companion.referee.labels import action_button, aiming_at_nobody, button
+from companion.referee.phone import phone_commands
 from companion.referee.stage import Stage, countdown_allowed
-from companion.rules import GameState, apply_in_place, legal_actions, new_game, phase_of, waiting
+from companion.rules import GameState, legal_actions, phase_of, waiting
 from companion.rules.cards import LOOT_KIND, PILE_SIZE, ROUNDS
 from companion.rules.phases import NOBODY
 from companion.rules.phases import describe as rules_words
@@ -28,8 +35,7 @@ from companion.rules.scoring import scores
 from companion.story import describe
 
 SECRET_FIELDS = {"professional": ("loot",), "vulture": ("loot",), "junk": ("got",)}
-HAND_FIELDS = ("card", "give", "discard")  # an action naming one of these tells a hand
-EVENTS_SHOWN = 30
+LOG_ROUNDS = 3  # the log shows this many rounds, each whole
 
 
 def public_event(e: dict[str, Any]) -> dict[str, Any]:
@@ -63,17 +69,20 @@ class Snapshot:
     lay_down: frozenset[str] = frozenset()
     ambiguous: dict[str, list[int]] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)  # default player names by seat
-    seat_tokens: dict[int, str] = field(default_factory=dict)
+    claimed: frozenset[int] = frozenset()  # the seats a phone holds
     links: list[dict[str, Any]] = field(default_factory=list)  # links down now
     voided: str | None = None  # why the last countdown was called off
     journal_error: str | None = None  # the journal cannot be written: play is paused
+    replays: tuple[dict[str, Any], ...] = ()  # this round's countdowns, as read (replay.py)
+
+    @cached_property
+    def legal(self) -> list[Any]:
+        """The rules' legal actions at this instant, listed once for all the phones' views."""
+        return legal_actions(self.game.state) if self.game else []
 
 
-Text = dict[str, Any]  # {"key": a catalog key, "args": {...}} (see the module's doc)
-
-
-def text(key: str, **args: Any) -> Text:
-    return {"key": key, "args": args}
+Text = board.Text  # {"key": a catalog key, "args": {...}} (see the module's doc)
+text = board.text
 
 
 def public(t: Snapshot) -> dict[str, Any]:
@@ -82,6 +91,7 @@ def public(t: Snapshot) -> dict[str, Any]:
         "stage": t.stage.public(), "game": None, "players": [], "now_ms": t.now_ms,
         "rounds": ROUNDS, "waiting": None, "over": False,
         "links": t.links, "voided": t.voided, "journal_error": t.journal_error,
+        "arrows": [], "replays": [],
     }
     game = t.game
     if game is None:
@@ -90,8 +100,10 @@ def public(t: Snapshot) -> dict[str, Any]:
     over = phase_of(s).acts == NOBODY
     totals = scores(s)
     players = []
+    this_round = board.round_events(s)
     for p in s.players:
         seat = game.seat_of[p.name]
+        ambiguous = [game.player_at[s_] for s_ in t.ambiguous.get(p.name, ())]
         players.append({
             "name": p.name, "seat": seat, "power": p.power, "alive": p.alive,
             "wounds": p.wounds, "wound_limit": wound_limit(p.power),
@@ -101,8 +113,12 @@ def public(t: Snapshot) -> dict[str, Any]:
             "counted_aim": counted_aim(t, game, p.name),
             "down": p.down, "in_split": p.in_split, "loot_count": len(p.loot),
             "lay_down": p.name in t.lay_down,
-            "ambiguous": [game.player_at[s_] for s_ in t.ambiguous.get(p.name, ())],
+            "ambiguous": ambiguous,
             "sensors": t.sensors[seat],
+            "gun": "up" if t.sensors[seat]["raised"] else "down",
+            "standee": board.standee(s, p, t.sensors[seat]["posture"] == "down",
+                                     p.name in t.lay_down) if p.alive else None,
+            "marks": board.marks(game, p, ambiguous, this_round) if p.alive else [],
         })
     base.update({
         "game": game.id,
@@ -116,32 +132,47 @@ def public(t: Snapshot) -> dict[str, Any]:
         "table": {"loot": s.table[:], "godfather_token": s.token},
         "split": {"turn": s.players[s.turn].name if s.turn is not None else None,
                   "forbidden": s.forbidden},
-        "events": [public_event(e) for e in s.events[-EVENTS_SHOWN:]],
+        "events": [public_event(e) for e in log_events(s)],
+        "arrows": [] if over else board.arrows(game, t.sensors),
+        "replays": list(t.replays),
         "winners": s.winners[:],
         "final": None,
         "result": None,
     })
     if over:
-        base["final"] = [{"name": p.name, "alive": p.alive, "wounds": p.wounds,
-                          "loot": p.loot[:], "score": totals[p.seat]} for p in s.players]
-        base["result"] = {"winners": winners_text(s), "tiebreak": tiebreak(s)}
+        base.update(ending.final(s, totals))
         base["history"] = game.history
     return base
 
 
+def log_events(s: GameState) -> list[dict[str, Any]]:
+    """The events of the last `LOG_ROUNDS` rounds, each round whole, oldest first."""
+    starts = [i for i, e in enumerate(s.events) if e["type"] == "round"]
+    return s.events[starts[-LOG_ROUNDS] if len(starts) >= LOG_ROUNDS else 0:]
+
+
 # The catalog field each "waiting for" text names its players by, when not {names}.
 WAIT_FIELD = {"split": "player", "privilege": "godfather"}
+PLURAL_WAITS = ("choose", "holdup", "courage")  # duties of several players: `count` is said
 
 
 def waiting_text(t: Snapshot, s: GameState, over: bool) -> dict[str, Any]:
     """What the table waits for, for the banner: the rules' `waiting` (a duty or an open
-    window, and who), and the wounded asked to lie their standee down."""
+    window, and who; `count` picks the plural), the wounded asked to lie their standee
+    down, and the standees left lying that no longer count, asked back up."""
     wait = waiting(s)
     players = list(wait.players)
+    game = t.game
     lay_down = [] if over else [p.name for p in s.players if p.alive and p.name in t.lay_down]
+    stand_up = [] if over or game is None else board.stand_up_names(game, t.sensors,
+                                                                     t.lay_down)
     return {"key": f"wait.{wait.key}", "players": players,
+            **({"count": len(players)} if wait.key in PLURAL_WAITS else {}),
             "args": {WAIT_FIELD.get(wait.key, "names"): players},
-            "lay_down": text("wait.lay_down", names=lay_down) if lay_down else None}
+            "lay_down": text("wait.lay_down", count=len(lay_down), names=lay_down)
+            if lay_down else None,
+            "stand_up": text("wait.stand_up", count=len(stand_up), names=stand_up)
+            if stand_up else None}
 
 
 def counted_aim(t: Snapshot, game: Game, name: str) -> dict[str, Any] | None:
@@ -161,67 +192,25 @@ def counted_aim(t: Snapshot, game: Game, name: str) -> dict[str, Any] | None:
     return {"target": target, "mark": None if target else "too_slow"}
 
 
-def winners_text(s: GameState) -> Text:
-    if not s.winners:
-        return text("final.nobody")
-    return text("final.winners" if len(s.winners) > 1 else "final.winner", names=s.winners)
-
-
-def tiebreak(s: GameState) -> Text:
-    """Why these winners (R9, R15): the last one standing, the richest, a tie settled by
-    wounds, or a shared win."""
-    living = s.living()
-    if len(living) <= 1:
-        return text("final.last_standing" if living else "final.nobody")
-    totals = scores(s)
-    best = max(totals[p.seat]["total"] for p in living)
-    tied = [p for p in living if totals[p.seat]["total"] == best]
-    if len(tied) == 1:
-        return text("final.richest")
-    if len(s.winners) == 1:
-        return text("final.tie_wounds", total={"money": best}, winner=s.winners[0])
-    return text("final.tie_shared", total={"money": best})
-
-
-def history(game: Game) -> dict[str, Any]:
-    """Each player's wealth at the end of every round, and who shot whom: for the end chart."""
-    s = new_game(engine_setup(game.setup))
-    wealth: list[dict[str, int]] = []
-    shots: list[dict[str, Any]] = []
-    for action in game.actions:
-        n = len(s.events)
-        apply_in_place(s, action)
-        for e in s.events[n:]:
-            if e["type"] in ("round", "game_over"):
-                totals = scores(s)
-                wealth.append({p.name: totals[p.seat]["total"] for p in s.players})
-            elif e["type"] == "wounded":
-                shots += [{"round": e["round"], "by": b, "player": e["player"]} for b in e["by"]]
-    return {"wealth": wealth, "shots": shots}  # one point per round played
-
-
 def control(t: Snapshot) -> dict[str, Any]:
     out = public(t)
     game = t.game
     out["default_names"] = {str(seat): name for seat, name in sorted(t.names.items())}
     # The Godfather is a player too: no button may tell what another player holds.
     legal = [] if game is None else [
-        a.to_dict() for a in legal_actions(game.state) if not _tells_a_hand(a.to_dict())]
+        a.to_dict() for a in legal_actions(game.state) if not tells_a_hand(a.to_dict())]
     out["legal"] = legal
-    out["commands"] = referee_commands(t) + [action_button(a) for a in legal]
+    aimless = aiming_at_nobody(game.state) if game else frozenset()
+    out["commands"] = referee_commands(t) + [action_button(a, aimless=aimless) for a in legal]
     out["deal"] = deal_form(game.state) if game else None
-    out["seats"] = [] if game is None else [
-        {"seat": seat, "player": name, "token": t.seat_tokens[seat],
-         "url": f"/seat/{seat}?token={t.seat_tokens[seat]}"}
+    out["replays"] = [r | {"rows": [row | {"recount": recounts(r, row, game)}
+                                    for row in r["rows"]]}
+                      if game is not None and recountable(t, r) else r for r in t.replays]
+    out["seats"] = [] if game is None else [  # a link is in its seat's QR code only
+        {"seat": seat, "player": name, "claimed": seat in t.claimed}
         for seat, name in sorted(game.player_at.items())
     ]
     return out
-
-
-def button(command: dict[str, Any], label: str, primary: bool = False,
-           **args: Any) -> dict[str, Any]:
-    """A ready-made button: the command the API takes, its label as a text."""
-    return {"command": command, "label": label, "args": args, "primary": primary}
 
 
 def referee_commands(t: Snapshot) -> list[dict[str, Any]]:
@@ -240,6 +229,27 @@ def referee_commands(t: Snapshot) -> list[dict[str, Any]]:
     return out
 
 
+def recountable(t: Snapshot, replay: dict[str, Any]) -> bool:
+    """A countdown of this round, settled, in a game still on: the Godfather may recount."""
+    s = t.game.state if t.game else None
+    return s is not None and replay["round"] == s.round and s.phase != "over" \
+        and t.stage.name not in ("countdown", "kid")
+
+
+def recounts(replay: dict[str, Any], row: dict[str, Any], game: Game) -> list[dict[str, Any]]:
+    """The counts the Godfather may put instead of what the sensors gave (amend.recount)."""
+    cmd = {"type": "recount", "replay": replay["id"], "player": row["player"]}
+    if replay["step"] == "courage":
+        down = not row["counted"]["down"]
+        return [button(cmd | {"down": down}, "recount.down" if down else "recount.up")]
+    now = row["counted"].get("target")
+    out = [button(cmd | {"target": p.name}, "recount.aim", target=p.name)
+           for p in game.state.living() if p.name not in (row["player"], now)]
+    if now is not None or "unclear" in row["counted"]:
+        out.append(button(cmd | {"target": None}, "recount.too_slow"))
+    return out
+
+
 def deal_form(s: GameState) -> dict[str, Any] | None:
     """Physical loot: the cards the Godfather may enter as turned up, and how many."""
     if waiting(s).key != "deal":
@@ -248,87 +258,46 @@ def deal_form(s: GameState) -> dict[str, Any] | None:
             "min": 1, "max": PILE_SIZE}
 
 
-def action_button(a: dict[str, Any], phone: bool = False) -> dict[str, Any]:
-    """A legal action as a button: {"type": "action", "action": a}, labelled for a tablet
-    ("Ana plays Bang!") or for the player's own phone ("Play Bang!")."""
-    key, args = action_label(a, phone)
-    return button({"type": "action", "action": a}, key, **args)
-
-
-def action_label(a: dict[str, Any], phone: bool = False) -> tuple[str, dict[str, Any]]:
-    p, kind = a["player"], a["type"]
-    if kind == "choose":
-        if a.get("card"):
-            return (f"phone.play_{a['card']}", {}) if phone else (
-                f"action.choose_{a['card']}", {"player": p})
-        return "action.choose_hidden", {"player": p}
-    if kind == "aim":
-        return ("action.aim", {"player": p, "target": a["target"]}) if a.get("target") \
-            else ("action.aim_nobody", {"player": p})
-    if kind == "courage":
-        return "action.lie_down" if a["down"] else "action.stand", {"player": p}
-    if kind == "reveal":
-        return f"action.reveal_{a['card']}", {"player": p}
-    if kind == "privilege":
-        return ("action.privilege", {"player": p, "order": a["order"]}) if a.get("order") \
-            else ("action.privilege_none", {"player": p})
-    if kind == "take":
-        shares = a.get("loot")
-        if shares is None:
-            return "action.take_nothing", {"player": p}
-        shares = shares if isinstance(shares, list) else [shares]
-        return "action.take", {"player": p, "loot": [loot(c) for c in shares]}
-    if kind == "forbid":
-        return "action.forbid", {"player": p, "target": a["target"],
-                                 "kind": text(f"kind.{a['kind']}")}
-    if kind == "hustle":
-        if not a.get("victim"):
-            return "action.hustle_none", {"player": p}
-        if a.get("give"):
-            return "action.hustle_give", {"player": p, "victim": a["victim"],
-                                          "give": card(a["give"])}
-        return "action.hustle", {"player": p, "victim": a["victim"]}
-    if kind == "swap":
-        return ("action.swap_to", {"player": p, "card": card(a["card"])}) if a.get("card") \
-            else ("action.swap", {"player": p})
-    if kind == "smart":
-        return ("action.smart_discard", {"player": p, "card": card(a["discard"])}) \
-            if a.get("discard") else ("action.smart", {"player": p})
-    if kind == "junk":
-        if a.get("got"):
-            return "action.junk_got", {"player": p, "loot": loot(a["got"])}
-        if a.get("pile") is None:
-            return "action.junk_keep", {"player": p}
-        return "action.junk", {"player": p, "pile": a["pile"]}
-    return "ref.deal", {}  # deal: the physical-loot form's own button
-
-
-def card(c: str) -> Text:
-    return text(f"card.{c}")
-
-
-def loot(c: str) -> Text:
-    return text(f"loot.{c}")
-
-
-def _tells_a_hand(action: dict[str, Any]) -> bool:
-    """A choice of a card from a hand (a reveal turns a card face up: that is public)."""
-    return action["type"] != "reveal" and any(action.get(f) is not None for f in HAND_FIELDS)
-
-
 def seat(t: Snapshot, seat_no: int) -> dict[str, Any]:
-    out = public(t)
+    """A phone's view: the public view plus `me`, its last key (the event streams splice
+    `me` onto the public view's bytes instead of building the public part again)."""
+    return {**public(t), "me": seat_private(t, seat_no)}
+
+
+def seat_private(t: Snapshot, seat_no: int) -> dict[str, Any] | None:
+    """What only the phone of `seat_no` sees: its player's hand, loot, power and buttons."""
     game = t.game
     if game is None or seat_no not in game.player_at:
-        out["me"] = None
-        return out
+        return None
     name = game.player_at[seat_no]
     p = game.state.players[game.state.index[name]]
     hand = None if game.state.physical else {"bang": p.bang, "click": p.click}
-    legal = [a.to_dict() for a in legal_actions(game.state) if a.player == name]
-    out["me"] = {
+    legal = [a.to_dict() for a in t.legal if a.player == name]
+    return {
         "seat": seat_no, "player": name, "power": p.power, "hand": hand,
         "card": p.card if not game.state.physical else None, "loot": p.loot[:],
-        "legal": legal, "commands": [action_button(a, phone=True) for a in legal],
+        "legal": legal, **phone_commands(game.state, name, legal),
     }
-    return out
+
+
+def compact_json(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":")).encode()
+
+
+def splice(public: bytes, me: Any) -> bytes:
+    """A phone's view from the public view's bytes: `seat` is the public view with `me` as
+    its last key, so this is the same JSON without building the public part again."""
+    return public[:-1] + b',"me":' + compact_json(me) + b"}"
+
+
+class TableFrame:
+    """The table after one change, as the live streams send it: each audience's view as
+    JSON, a phone's spliced from the public view's bytes (dashboard/streams.py)."""
+
+    def __init__(self, t: Snapshot) -> None:
+        self.t, self.version, self.revision = t, t.version, t.revision
+
+    def body(self, view: str | tuple[str, int], public_body: Callable[[], bytes]) -> bytes:
+        if isinstance(view, tuple):
+            return splice(public_body(), seat_private(self.t, view[1]))
+        return compact_json(control(self.t) if view == "control" else public(self.t))

@@ -70,11 +70,11 @@ class Phase:
     name: str
     words: str  # "the game is at the {words} step"
     acts: str  # who acts: ALL, TURN, GODFATHER or NOBODY
-    stage: str | None  # the referee stage it needs: COUNTDOWN, or None
     handlers: Mapping[str, Handler]  # the step's own actions (its windows add theirs)
     duty: str  # what the table waits for when no window is open (a words key)
     waiting: Callable[[GameState], list[Player]]  # who must act now, in seating order
     waiting_words: str  # "waiting for {names} to ..."
+    stage: str | None = None  # the referee stage it needs: COUNTDOWN, or None
     # the legal actions of `waiting`, in order, listed; or, for a step of everyone at once,
     # counted and built by index: its `start` notes whom it waits for (`GameState.to_act`),
     # its handler takes off whoever acts, `count` says how many actions they have and `nth`
@@ -132,95 +132,74 @@ class Phase:
         return self.then is not None and not self.busy(s) and self.resting_window(s) is None
 
 
+RESTING_WORDS = {  # a resting window's "waiting for" words, by its name
+    "hustle": "waiting for {names} (the Hustler) to hustle or pass",
+    "swap": "waiting for {names} (the Cunning) to swap or pass",
+    "privilege": "waiting for the Godfather ({names}) to give an order or not",
+    "smart": "waiting for {names} (the Smart) to take the card back or pass",
+}
+
+
 def resting_window(name: str, power: str | None,
                    holder: Callable[[GameState], Player | None],
-                   actions: Callable[[GameState, Player], Sequence[Action]], handler: Handler,
-                   words: str) -> Window:
+                   actions: Callable[[GameState, Player], Sequence[Action]],
+                   handler: Handler) -> Window:
     """A window the game rests for until its holder acts; passing it marks it done."""
     return Window(name=name, power=power, rests=True, holder=holder, actions=actions,
-                  handler=handler, words=words, close=turn.mark_done(name))
+                  handler=handler, words=RESTING_WORDS[name], close=turn.mark_done(name))
 
 
-HUSTLE_WINDOW = resting_window(
-    "hustle", HUSTLER, turn.may_hustle, turn.hustles, steps.hustle,
-    "waiting for {names} (the Hustler) to hustle or pass")
+HUSTLE_WINDOW = resting_window("hustle", HUSTLER, turn.may_hustle, turn.hustles, steps.hustle)
+SWAP_WINDOW = resting_window("swap", CUNNING, turn.may_swap, turn.swaps, steps.swap)
+PRIVILEGE_WINDOW = resting_window("privilege", None, turn.may_order, turn.orders, steps.privilege)
+SMART_WINDOW = resting_window("smart", SMART, turn.may_smart, turn.smarts, steps.smart)
 
-SWAP_WINDOW = resting_window(
-    "swap", CUNNING, turn.may_swap, turn.swaps, steps.swap,
-    "waiting for {names} (the Cunning) to swap or pass")
+FORBID_WINDOW = Window(
+    name="forbid", power=DICTATOR, rests=False, holder=split.may_forbid,
+    actions=turn.forbids, handler=split.forbid,
+    words="{names} (the Dictator) may forbid a kind")
 
-PRIVILEGE_WINDOW = resting_window(
-    "privilege", None, turn.may_order, turn.orders, steps.privilege,
-    "waiting for the Godfather ({names}) to give an order or not")
-
-SMART_WINDOW = resting_window(
-    "smart", SMART, turn.may_smart, turn.smarts, steps.smart,
-    "waiting for {names} (the Smart) to take the card back or pass")
+JUNK_WINDOW = Window(
+    name="junk", power=JUNK_DEALER, rests=True, holder=turn.may_junk,
+    actions=turn.junks, handler=split.junk, close=turn.drop_junk,
+    words="waiting for {names} (the Junk Dealer) to swap the card taken or pass")
 
 
 # -- the table -----------------------------------------------------------------------------
 
-TABLE: tuple[Phase, ...] = (
-    Phase(
-        name=LOOT, words="loot", acts=GODFATHER, stage=None,
-        handlers={"deal": steps.deal},  # physical loot: the cards turned up (R2)
-        duty="deal", waiting=turn.dealer, offers=turn.nothing, someone=turn.deal_due,
-        waiting_words="waiting for the Godfather ({names}) to enter the cards turned up",
-        windows=(HUSTLE_WINDOW,)),
-    Phase(
-        name=CHOOSE, words="bullet choice", acts=ALL, stage=None,
-        handlers={"choose": steps.choose},
-        duty="choose", waiting=steps.choosers, start=turn.choosing,
-        count=turn.choices_count, nth=turn.nth_choice,
-        waiting_words="waiting for {names} to choose a card"),
-    Phase(
-        name=HOLDUP, words="hold-up", acts=ALL, stage=COUNTDOWN,
-        handlers={"aim": steps.aim},
-        duty="holdup", waiting=turn.aiming, start=turn.aiming_starts,
-        count=turn.aims_count, nth=turn.nth_aim,
-        waiting_words="waiting for aims from {names}",
-        windows=(SWAP_WINDOW,)),
-    Phase(
-        name=PRIVILEGE, words="Godfather's privilege", acts=GODFATHER, stage=None,
-        handlers={"aim": steps.aim_ordered},  # the player ordered aims again
-        duty="reaim", waiting=turn.reaiming, offers=turn.reaims, someone=turn.ordered,
-        waiting_words="waiting for {names} to aim again",
-        windows=(PRIVILEGE_WINDOW,)),
-    Phase(
-        name=COURAGE, words="courage", acts=ALL, stage=COUNTDOWN,
-        handlers={"courage": steps.courage},
-        duty="courage", waiting=turn.deciding, count=turn.courage_count,
-        nth=turn.nth_courage, start=turn.deciding_starts,
-        waiting_words="waiting for {names} to lie down or stand",
-        windows=(SMART_WINDOW,)),
-    Phase(
-        name=REVEAL, words="card reveals", acts=ALL, stage=None,
-        handlers={"reveal": steps.reveal},  # physical cards: the cards that count
-        duty="reveal", waiting=turn.revealing, offers=turn.reveals,
-        waiting_words="waiting for {names} to reveal their card",
-        then=turn.resolve_cards),  # then the split, or the end (R9)
-    Phase(
-        name=SPLIT, words="split", acts=TURN, stage=None,
-        handlers={"take": split.take},
-        duty="split", waiting=turn.taking, offers=turn.takes, someone=turn.taker,
-        waiting_words="it is {names}'s turn to take a share",
-        windows=(
-            Window(
-                name="forbid", power=DICTATOR, rests=False, holder=split.may_forbid,
-                actions=turn.forbids, handler=split.forbid,
-                words="{names} (the Dictator) may forbid a kind"),
-            Window(
-                name="junk", power=JUNK_DEALER, rests=True, holder=turn.may_junk,
-                actions=turn.junks, handler=split.junk, close=turn.drop_junk,
-                words="waiting for {names} (the Junk Dealer) to swap the card taken or pass"),
-        ),
-        then=turn.end_round,  # then the next round's loot, or the end (R12, R15)
-        start=split.start),  # who is in the split, the Cute's bill, the first turn
-    Phase(
-        name=OVER, words="end of the game", acts=NOBODY, stage=None,
-        handlers={},
-        duty="over", waiting=turn.nobody, offers=turn.nothing,
-        waiting_words=""),
+TABLE: tuple[Phase, ...] = (  # Phase(name, words, acts, handlers, ...), in the order of a turn
+    Phase(LOOT, "loot", GODFATHER, {"deal": steps.deal}, windows=(HUSTLE_WINDOW,),
+          duty="deal", waiting=turn.dealer, offers=turn.nothing,  # the cards turned up (R2)
+          someone=turn.deal_due,
+          waiting_words="waiting for the Godfather ({names}) to enter the cards turned up"),
+    Phase(CHOOSE, "bullet choice", ALL, {"choose": steps.choose},
+          duty="choose", waiting=steps.choosers, start=turn.choosing,
+          count=turn.choices_count, nth=turn.nth_choice,
+          waiting_words="waiting for {names} to choose a card"),
+    Phase(HOLDUP, "hold-up", ALL, {"aim": steps.aim}, stage=COUNTDOWN, windows=(SWAP_WINDOW,),
+          duty="holdup", waiting=turn.aiming, start=turn.aiming_starts,
+          count=turn.aims_count, nth=turn.nth_aim,
+          waiting_words="waiting for aims from {names}"),
+    Phase(PRIVILEGE, "Godfather's privilege", GODFATHER, {"aim": steps.aim_ordered},
+          windows=(PRIVILEGE_WINDOW,),  # the player ordered aims again
+          duty="reaim", waiting=turn.reaiming, offers=turn.reaims, someone=turn.ordered,
+          waiting_words="waiting for {names} to aim again"),
+    Phase(COURAGE, "courage", ALL, {"courage": steps.courage}, stage=COUNTDOWN,
+          windows=(SMART_WINDOW,),
+          duty="courage", waiting=turn.deciding, start=turn.deciding_starts,
+          count=turn.courage_count, nth=turn.nth_courage,
+          waiting_words="waiting for {names} to lie down or stand"),
+    Phase(REVEAL, "card reveals", ALL, {"reveal": steps.reveal},  # the cards that count
+          then=turn.resolve_cards,  # then the split, or the end (R9)
+          duty="reveal", waiting=turn.revealing, offers=turn.reveals,
+          waiting_words="waiting for {names} to reveal their card"),
+    Phase(SPLIT, "split", TURN, {"take": split.take}, windows=(FORBID_WINDOW, JUNK_WINDOW),
+          then=turn.end_round,  # then the next round's loot, or the end (R12, R15)
+          start=split.start,  # who is in the split, the Cute's bill, the first turn
+          duty="split", waiting=turn.taking, offers=turn.takes, someone=turn.taker,
+          waiting_words="it is {names}'s turn to take a share"),
+    Phase(OVER, "end of the game", NOBODY, {},
+          duty="over", waiting=turn.nobody, offers=turn.nothing, waiting_words=""),
 )
 
 PHASE: dict[str, Phase] = {ph.name: ph for ph in TABLE}  # (names and order: state.PHASES)

@@ -87,10 +87,13 @@ class SensorBridge:
         if self.bus is not None:
             if mqtt.embedded:
                 simulated = bool(self.settings.sim.guns) or self.settings.gpio.pin_factory == "mock"
+                from companion.league.bridge import table_bridge
+
                 referee = self.config.sections.get("referee")
                 self.broker = EmbeddedBroker(
                     mqtt.port, mqtt.host, mqtt.state_dir, self.config.table, simulated,
                     discovery_prefix=getattr(referee, "discovery_prefix", "homeassistant"),
+                    extra_conf=table_bridge(self.config),  # to a venue's league, if any
                 ).start()
             self.bus.start()
             self.bus.subscribe(self.topics.sim_command, self._sim_command)

@@ -1,4 +1,5 @@
-"""`companion doctor`: which sensors are configured, what they say now, what is missing.
+"""`companion doctor`: which sensors are configured, what they say now, what is missing;
+and the installed service, when there is one (companion/service/checks.py).
 
 With a sensor bridge running it reads the bridge's retained topics; with none it runs
 the sensors itself for a moment (ports must be free) and reports what they said.
@@ -22,6 +23,8 @@ from companion.clock import SYSTEM_CLOCK
 from companion.commandline import add_config_argument, setup_logging
 from companion.config import Config, ConfigError, load
 from companion.sensors.facts import Fact
+from companion.service.checks import service_report
+from companion.service.layout import Layout
 
 HELP = "list configured sensor devices with their live state and say what is missing"
 QUIET_S = 0.3  # retained messages arrive in a burst; this long without one ends it
@@ -52,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"no sensor bridge running; listening to the sensors for {args.listen:g} s")
         retained = probe(config, args.listen)
     lines, missing = report(config, retained, SYSTEM_CLOCK.now_ms())
+    service_lines, service_problems = service_report(Layout(), config)
+    lines += service_lines
+    missing += service_problems
     print("\n".join(lines))
     if missing:
         print("missing:")

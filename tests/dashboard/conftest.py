@@ -1,13 +1,13 @@
 """Browser fixtures: Debian's Chromium driven by Playwright, pages that fail on JS errors.
 
-`live` is a whole simulated table (tests/dashboard/stack.py) on the session's Mosquitto;
-`open_page` opens a page at tablet or phone size in its own browser context (its own
-cookies), and the test fails if that page logged a console error or threw.
+`browser` is tests/conftest.py's; `live` is a whole simulated table
+(tests/dashboard/stack.py) on the session's Mosquitto; `open_page` opens a page at tablet or
+phone size in its own browser context (its own cookies), and the test fails if that page
+logged a console error or threw.
 """
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -16,27 +16,16 @@ from stack import start_live_table
 
 from companion.runner import Running
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "dashboard"
 SIZES = {"tablet": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 
-@pytest.fixture(scope="session")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("chromium is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        yield b
-        b.close()
-
-
 @pytest.fixture
-def live(tmp_path, mosquitto) -> Iterator[Running]:
-    table = start_live_table(tmp_path, mosquitto.url)
+def live(request, tmp_path, mosquitto) -> Iterator[Running]:
+    """A live simulated table; `@pytest.mark.guns(8)` gives it guns at seats 1 to 8."""
+    guns = request.node.get_closest_marker("guns")
+    table = start_live_table(tmp_path, mosquitto.url, **(
+        {"seats": tuple(range(1, guns.args[0] + 1))} if guns else {}))
     try:
         yield table
     finally:

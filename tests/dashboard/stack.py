@@ -12,6 +12,8 @@ import itertools
 from pathlib import Path
 
 from companion import config
+from companion.referee.commands import Auth
+from companion.referee.table import Table
 from companion.runner import Running, start_table
 
 PIN = "2468"
@@ -19,7 +21,8 @@ SEATS = (1, 2, 3, 4, 5, 6)
 _tables = itertools.count(1)
 
 
-def table_config(tmp: Path, mqtt_url: str, debounce_ms: int) -> config.Config:
+def table_config(tmp: Path, mqtt_url: str, debounce_ms: int,
+                 seats: tuple[int, ...] = SEATS) -> config.Config:
     """Quicker beats than at a real table, same rules: a test round takes seconds."""
     return config.parse(f"""
 table: dash{next(_tables)}
@@ -27,7 +30,7 @@ mqtt: {{url: '{mqtt_url}'}}
 sensors:
   filters: {{debounce_ms: {debounce_ms}, hold_ms: 100}}
   sim:
-    guns: [{", ".join(map(str, SEATS))}]
+    guns: [{", ".join(map(str, seats))}]
     hand: {{ideal: true}}
     slot_us: 1500
     link_dir: {tmp / "links"}
@@ -39,5 +42,15 @@ dashboard: {{host: 127.0.0.1, port: 0}}
 """, "dashboard-test.yaml")
 
 
-def start_live_table(tmp: Path, mqtt_url: str, debounce_ms: int = 10) -> Running:
-    return start_table(table_config(tmp, mqtt_url, debounce_ms), str(tmp / "journal.sqlite3"))
+def start_live_table(tmp: Path, mqtt_url: str, debounce_ms: int = 10,
+                     seats: tuple[int, ...] = SEATS) -> Running:
+    return start_table(table_config(tmp, mqtt_url, debounce_ms, seats),
+                       str(tmp / "journal.sqlite3"))
+
+
+def cards_down(table: Table, names: list[str], card: str = "click") -> None:
+    """Each player puts a card down on their own phone (the tablet may not play a hand)."""
+    for name in names:
+        table.command({"type": "action", "version": table.version, "action": {
+            "type": "choose", "player": name, "card": card}},
+            Auth(seat=table.game.seat_of[name] if table.game else None))

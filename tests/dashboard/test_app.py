@@ -52,7 +52,8 @@ def test_pages_are_served_with_strict_headers(client):
 
 def test_control_needs_the_pin_and_a_phone_its_token(client, table):
     assert client.get("/api/events?view=control").status_code == 401
-    assert client.get("/api/events?seat=1&token=nope").status_code == 401
+    assert client.get(f"/api/events?seat=1&token={table.access.seat_token(1)}").status_code \
+        == 401  # the link alone streams nothing: the phone claims the seat first
     assert client.get("/seat/1?token=nope").status_code == 403
     assert client.get(f"/seat/1?token={table.access.seat_token(1)}").status_code == 200
     assert client.get("/referee/qr/1.svg").status_code == 401
@@ -61,6 +62,32 @@ def test_control_needs_the_pin_and_a_phone_its_token(client, table):
     assert b'id="setup"' in client.get("/referee").data
     qr = client.get("/referee/qr/1.svg")
     assert qr.status_code == 200 and qr.data.startswith(b"<?xml")
+
+
+def test_a_phone_page_claims_its_seat_once_and_says_why_another_may_not(client, table):
+    link = f"/seat/1?token={table.access.seat_token(1)}"
+    page = client.get(link)  # the first phone: its script claims the seat with the link
+    assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
+    assert f'data-token="{table.access.seat_token(1)}" data-csrf=""' in page.text
+    claim = client.post("/api/claim", json={"seat": 1, "token": table.access.seat_token(1)})
+    csrf = claim.json["csrf"]
+    page = client.get("/seat/1")  # its cookie opens the page from now on, without the link
+    assert page.status_code == 200 and f'data-token="" data-csrf="{csrf}"' in page.text
+    other = create_app(table, DashboardSettings()).test_client()
+    for path, status, state in ((link, 409, "taken"), ("/seat/1", 403, "bad"),
+                                ("/api/events?seat=1", 401, None)):
+        r = other.get(path)
+        assert r.status_code == status
+        assert state is None or f'class="message" data-state="{state}"' in r.text
+    table.command({"type": "release", "seat": 1, "version": table.version}, Auth(control=True))
+    r = client.get("/seat/1")
+    assert r.status_code == 401 and 'data-state="released"' in r.text
+    table.command({"type": "new_game", "version": table.version, "abandon": True,
+                   "players": ["Eve", "Fay", "Gus", "Hal"]}, Auth(control=True))
+    for phone in (client, other):
+        r = phone.get(link)
+        assert r.status_code == 403 and 'data-state="earlier"' in r.text
+        assert "earlier game" in r.text
 
 
 def test_a_seat_qr_code_holds_that_seats_phone_link(table):
@@ -102,6 +129,47 @@ def test_the_language_comes_from_the_query_then_the_cookie_then_the_browser(clie
 def test_every_asset_comes_from_this_server():
     external = re.compile(r"""(src|href)=["']?(https?:)?//""")
     for path in [*WEB_DIR.glob("templates/*.html"), *WEB_DIR.glob("static/**/*.*")]:
+        if path.suffix == ".wav":  # the spoken count: sound, no links
+            continue
         text = path.read_text(encoding="utf-8")
         assert not external.search(text), path
         assert "@import" not in text and "fonts.googleapis" not in text, path
+
+
+@pytest.mark.parametrize("path", ["/seat/abc", "/nowhere", "/static/js/nothing.js"])
+def test_an_unknown_page_says_so_in_the_tables_language(client, path):
+    page = client.get(path, headers={"Accept-Language": "fr"})
+    assert page.status_code == 404 and page.mimetype == "text/html"
+    assert '<p class="message">Cette page n&#39;existe pas ici.' in page.get_data(as_text=True)
+    assert 'href="/"' in page.get_data(as_text=True) and b"Not Found" not in page.data
+    assert '<p class="message">Aquí no existe esa página.' in client.get(
+        path, headers={"Accept-Language": "es"}).get_data(as_text=True)
+    assert client.get("/api/nowhere").mimetype == "application/json"  # scripts get JSON
+
+
+def test_a_refused_method_is_a_page_too(client):
+    page = client.post("/", headers={"Accept-Language": "de"})
+    assert page.status_code == 405
+    assert '<p class="message">Diese Anfrage konnte nicht erfüllt werden (Fehler 405).' in \
+        page.get_data(as_text=True)
+
+
+def test_the_godfathers_session_survives_a_restart(tmp_path):
+    """No `secret_key` configured: the session key is kept with the journal, so a power
+    cut does not log the Godfather's tablet out."""
+    def start() -> Table:
+        return Table("unit", RefereeSettings(pin=PIN), Journal(tmp_path / "j.sqlite3"),
+                     SYSTEM_CLOCK)
+
+    first = start()
+    client = create_app(first, DashboardSettings()).test_client()
+    login(client)
+    cookie = client.get_cookie("session")
+    assert cookie is not None and client.get("/api/control").status_code == 200
+    first.journal.close()
+    second = start()
+    again = create_app(second, DashboardSettings()).test_client()
+    assert again.get("/api/control").status_code == 401  # no session: no control
+    again.set_cookie("session", cookie.value)
+    assert again.get("/api/control").status_code == 200  # the same session, after restart
+    second.journal.close()

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from companion.dashboard import WEB_DIR, i18n
+from companion.referee import phone
 from companion.rules.cards import KINDS, LOOT_KIND
 from companion.rules.phases import TABLE
 from companion.rules.powers import POWERS
@@ -63,8 +64,8 @@ def test_game_words_are_all_there():
     for phase in PHASES:
         assert f"step.{phase}" in en
     for ph in TABLE:  # what the table may wait for (`rules.waiting`): the views' wait.<key>
-        for key in (ph.duty, *(w.name for w in ph.resting)):
-            assert f"wait.{key}" in en, key
+        for key in (ph.duty, *(w.name for w in ph.resting)):  # (a duty of several: plurals)
+            assert f"wait.{key}" in en or f"wait.{key}.other" in en, key
     for kind in KINDS:
         assert f"kind.{kind}" in en
     words = (WEB_DIR / "static/js/words.js").read_text(encoding="utf-8")
@@ -80,3 +81,35 @@ def test_official_rulebook_words():
     assert fr["step.holdup"] == "Braquage" and fr["step.privilege"] == "Privilège du Parrain"
     assert de["step.courage"] == "Mutprobe" and de["power.hustler.name"] == "Der Schwindler"
     assert fr["power.kid.name"] == "The Kid"  # the French edition keeps the English names
+
+
+def test_the_spoken_count_says_each_catalogs_words():
+    """The recordings (made by `python web/voices.py`) say what the catalogs say; a changed
+    word means running it again."""
+    import wave
+
+    audio = WEB_DIR / "static" / "audio"
+    made = json.loads((audio / "voices.json").read_text(encoding="utf-8"))["words"]
+    assert len(made) == 3 * len(i18n.LANGUAGES)
+    for lang in i18n.LANGUAGES:
+        for beat in (1, 2, 3):
+            name = f"{lang}/beat{beat}.wav"
+            assert made[name] == raw(lang)[f"count.say{beat}"], name
+            with wave.open(str(audio / name)) as w:
+                assert (w.getnchannels(), w.getsampwidth()) == (1, 2)
+                assert 0.1 < w.getnframes() / w.getframerate() < 0.6, name  # a word, on the beat
+
+
+def test_every_word_a_phone_is_given_exists():
+    """The server's second-person labels (referee/phone.py): a `mine.` twin of each tablet
+    label a phone may show, a heading for each step, a banner for each turn."""
+    en = raw("en")
+    tablet_only = {"action.aim_nobody", "action.choose_bang", "action.choose_click"}
+    phone_keys = [f"mine.{k.removeprefix('action.')}" for k in en if k.startswith("action.")
+                  and k not in tablet_only and k not in phone.SECOND_PERSON]
+    phone_keys += [f"phone.group_{g}" for g in phone.GROUPS]
+    phone_keys += [f"turn.{w}" for w in phone.TURNS]
+    assert sorted(k for k in phone_keys if k not in en) == []
+    assert set(phone.GROUP.values()) <= set(phone.GROUPS)
+    waits = {key for ph in TABLE for key in (ph.duty, *(w.name for w in ph.resting))}
+    assert waits - set(phone.TURNS) == {"deal", "over"}  # no player's own move

@@ -6,6 +6,7 @@ import random
 
 from playwright.sync_api import expect
 
+from companion.referee.access import who_taps
 from companion.referee.commands import Auth
 
 GODFATHER = Auth(control=True)
@@ -29,7 +30,7 @@ def test_the_language_switch_changes_every_word(live, open_page, screenshot):
     expect(page.locator('.seat[data-seat="3"] .power')).to_have_text("The Doctor")
     page.click('.langs a[data-lang="de"]')
     expect(page.locator('.seat[data-seat="3"] .power')).to_have_text("Die Ärztin")
-    expect(page.locator("#waiting")).to_have_text(
+    expect(page.locator("#banner")).to_have_text(
         "Der Schwindler darf einem Mitspieler eine Karte ziehen.")
     page.goto(live.url + "/")  # the choice is remembered
     expect(page.locator(".side h2")).to_have_text("Was geschah")
@@ -40,8 +41,8 @@ def test_the_language_switch_changes_every_word(live, open_page, screenshot):
 
 
 def play_to_the_end(live) -> None:
-    """Random legal taps from the tablet until the game ends (aims preferred, so people
-    get shot and the chart has something to show)."""
+    """Random legal taps from the tablet and the phones until the game ends (aims
+    preferred, so people get shot and the chart has something to show)."""
     rnd = random.Random(5)
     while live.table.game.state.phase != "over":
         legal = [a.to_dict() for a in live.table.legal()]
@@ -49,13 +50,13 @@ def play_to_the_end(live) -> None:
         stay = [a for a in legal if a["type"] == "courage" and not a["down"]]
         action = rnd.choice(aims or stay or legal)
         live.table.command({"type": "action", "version": live.table.version,
-                            "action": action}, GODFATHER)
+                            "action": action}, who_taps(action, live.table.game.seat_of))
 
 
 def test_the_end_of_the_game(live, open_page, screenshot):
     start(live)
     page = open_page("/")
-    expect(page.locator(".loot-count").first).to_have_text("0 loot cards")
+    expect(page.locator(".loot-count").first).to_have_text("Loot: 0")
     play_to_the_end(live)
     final = page.locator(".final")
     expect(final).to_be_visible()
@@ -74,3 +75,31 @@ def test_the_end_of_the_game(live, open_page, screenshot):
     cells = final.locator("table.shots td").all_inner_texts()
     assert sum(int(c) for c in cells if c.isdigit()) == shots
     screenshot(page, "final-tablet")
+
+
+CHART_LABELS = """() => {
+  const chart = document.querySelector('.final svg.chart');
+  const [, , w, h] = chart.getAttribute('viewBox').split(' ').map(Number);
+  return [...chart.querySelectorAll('text')].map((t) => {
+    const b = t.getBBox();
+    const fits = b.x >= 0 && b.y >= 0 && b.x + b.width <= w && b.y + b.height <= h;
+    return {text: t.textContent, fits};
+  });
+}"""
+
+
+def test_every_chart_label_fits_in_every_language(live, open_page, screenshot):
+    start(live)
+    play_to_the_end(live)
+    page = open_page("/")
+    played = max(e["round"] for e in live.table.game.state.events)
+    for lang in ("en", "fr", "de", "es"):
+        page.goto(f"{live.url}/?lang={lang}")
+        chart = page.locator(".final svg.chart")
+        expect(chart).to_be_visible()
+        labels = page.evaluate(CHART_LABELS)
+        assert len(labels) == played + 2  # a label per round, the top and the zero
+        assert all(label["fits"] for label in labels), (lang, labels)
+        points = chart.locator("polyline").first.get_attribute("points").split()
+        assert len(points) == played  # one point per round played
+        screenshot(page, f"final-{lang}-tablet")

@@ -1,4 +1,5 @@
-"""A phone's private view: the secret choice is made there and shown nowhere else."""
+"""A phone's private view: the secret choice is made there and shown nowhere else; the first
+phone to open a seat's link holds the seat."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def test_a_card_chosen_on_a_phone_is_seen_by_no_other_page(live, open_page, scre
     screenshot(ana, "seat-phone")
 
     # everyone else sees that a card is down, never which
-    expect(table_view.locator('.seat[data-seat="1"] .badge')).to_contain_text(["Card down"])
+    expect(table_view.locator('.seat[data-seat="1"] .mark')).to_have_text(["Card down"])
     expect(bob.locator("#my-card")).to_have_text("No card down")
     expect(referee.locator("body")).to_have_attribute("data-live", "yes")
     for page in (table_view, bob, referee):
@@ -47,10 +48,9 @@ def test_a_card_chosen_on_a_phone_is_seen_by_no_other_page(live, open_page, scre
     assert referee.locator('[data-action*="\\"card\\""]').count() == 0
     public = json.dumps(get_json(live.url + "/api/state"))
     control = json.dumps(get_json(live.url + "/api/control", {"X-Table-Pin": PIN}))
-    bob_view = get_json(live.url + "/api/seat/2", {"X-Seat-Token": live.table.access.seat_token(2)})
     assert '"card"' not in public
-    assert bob_view["me"]["card"] is None and bob_view["me"]["hand"] == {"bang": 3, "click": 5}
     assert '"hand"' not in control.replace('"hand_size"', "")
+    expect(bob.locator("#hand")).to_have_text("In hand: 3 Bang!, 5 Click")
 
 
 def test_a_phone_link_needs_its_seats_token(live, open_page):
@@ -59,17 +59,69 @@ def test_a_phone_link_needs_its_seats_token(live, open_page):
     page = open_page(f"/seat/1?token={live.table.access.seat_token(2)}", size="phone",
                      expected_errors=("403 (FORBIDDEN)",))
     expect(page.locator(".message")).to_contain_text("not valid for this seat")
+    assert not live.table.access.claimed
 
 
 def test_a_new_game_ends_the_old_links(live, open_page):
     """The seat's stream stops at once: a new player at that seat is not shown to the
-    old phone, which ends on the "scan again" page."""
+    old phone, which ends on the "earlier game" page, as does its old link."""
     live.table.command({"type": "new_game", "version": live.table.version,
                         "players": ["Ana", "Bob", "Cyd", "Dee"]}, Auth(control=True))
-    phone = open_page(f"/seat/2?token={live.table.access.seat_token(2)}", size="phone",
+    old_link = f"/seat/2?token={live.table.access.seat_token(2)}"
+    phone = open_page(old_link, size="phone",
                       expected_errors=("401 (UNAUTHORIZED)", "403 (FORBIDDEN)"))
     expect(phone.locator("#me-name")).to_have_text("Bob · seat 2")
     live.table.command({"type": "new_game", "version": live.table.version, "abandon": True,
                         "players": ["Eve", "Fay", "Gus", "Hal"]}, Auth(control=True))
-    expect(phone.locator(".message")).to_contain_text("not valid for this seat")
+    expect(phone.locator('.message[data-state="earlier"]')).to_have_text(
+        "This link is from an earlier game. Ask the Godfather for the new link: scan your "
+        "seat's new QR code.")
     assert "Fay" not in phone.content()
+    phone.goto(live.url + old_link)
+    expect(phone.locator('.message[data-state="earlier"]')).to_be_visible()
+    assert not live.table.access.claimed
+
+
+def test_the_first_phone_holds_its_seat_until_the_godfather_releases_it(
+        live, open_page, screenshot):
+    """A phone opens its QR code's link and sees its hand; a second phone with the same link
+    is told the seat is taken; the Godfather releases the seat on the Phones tab, the first
+    phone is cut off, and the second one claims the seat with the same link."""
+    live.table.command({"type": "new_game", "version": live.table.version,
+                        "players": ["Ana", "Bob", "Cyd", "Dee"]}, Auth(control=True))
+    link = f"/seat/2?token={live.table.access.seat_token(2)}"
+    errors = ("401 (UNAUTHORIZED)", "409 (CONFLICT)")
+    first = open_page(link, size="phone", expected_errors=errors)
+    expect(first.locator("#hand")).to_have_text("In hand: 3 Bang!, 5 Click")
+    expect(first.locator("#claim")).to_have_text(
+        "This phone holds seat 2: your hand is shown here and on no other screen.")
+    assert first.url == live.url + "/seat/2"  # the link has done its job
+    second = open_page(link, size="phone", expected_errors=errors)
+    expect(second.locator('.message[data-state="taken"]')).to_have_text(
+        "Another phone already holds this seat. If it should be yours, ask the Godfather to "
+        "release the seat, then scan its code again.")
+    assert "Bang!" not in second.locator("body").inner_text()
+    screenshot(second, "seat-taken-phone")
+    first.reload()  # the claim is the phone's: it opens the page again without the link
+    expect(first.locator("#hand")).to_have_text("In hand: 3 Bang!, 5 Click")
+
+    referee = open_page("/referee")
+    referee.fill("#pin", PIN)
+    referee.click("button[type=submit]")
+    expect(referee.locator("body")).to_have_attribute("data-live", "yes")  # logged in
+    referee.click('[data-tab="phones"]')
+    expect(referee.locator("#tab-phones")).to_be_visible()
+    held = referee.locator('.phone-link[data-seat="2"]')
+    expect(held).to_have_attribute("data-claimed", "yes")
+    expect(held.locator(".claimed")).to_have_text("A phone holds this seat.")
+    expect(referee.locator(".phone-link img")).to_have_count(3)  # the others' codes
+    assert "Bang!" not in referee.locator("body").inner_text()
+    screenshot(referee, "referee-phones-claimed")
+    held.get_by_role("button", name="Release the seat").click()
+    expect(held).to_have_attribute("data-claimed", "no")
+    expect(referee.locator(".phone-link img")).to_have_count(4)
+    expect(first.locator('.message[data-state="released"]')).to_have_text(
+        "The Godfather released this seat from this phone. Scan your seat's QR code again.")
+    second.reload()
+    expect(second.locator("#hand")).to_have_text("In hand: 3 Bang!, 5 Click")
+    expect(held).to_have_attribute("data-claimed", "yes")

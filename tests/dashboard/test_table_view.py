@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from companion.dashboard import WEB_DIR
 from companion.referee.commands import Auth
 
 GODFATHER = Auth(control=True)
@@ -22,24 +23,29 @@ def act(live, action: dict) -> None:
 
 
 def test_the_table_follows_the_sensors_live(live, open_page, screenshot):
-    new_game(live, powers={"Ana": "kid", "Bob": "doctor"})
+    new_game(live, powers={"Ana": "kid", "Bob": "doctor"}, cards="physical")
     page = open_page("/")
     expect(page.locator(".seat")).to_have_count(4)
     expect(page.locator('.seat[data-seat="1"] .power')).to_have_text("The Kid")
-    expect(page.locator("svg.arrows line")).to_have_count(0)
+    live.table.simulator.aim(2, 3)  # Bob raises his gun early and holds Cyd's badge
+    expect(page.locator('.seat[data-seat="2"] .gun-state')).to_have_text("Gun up")
+    expect(page.locator("svg.arrows .aim")).to_have_count(0)  # an aim means nothing yet
 
-    live.table.simulator.aim(2, 3)  # Bob raises his gun and holds Cyd's badge
-    arrow = page.locator('svg.arrows line[data-from="2"]')
+    for name in NAMES:  # the hold-up: the guns' live aims are drawn
+        act(live, {"type": "choose", "player": name})
+    arrow = page.locator('svg.arrows .aim[data-from="2"]')
     expect(arrow).to_have_attribute("data-to", "3")
-    expect(arrow).to_have_class("aim")
+    expect(arrow).to_have_class("aim live")
     live.table.simulator.raise_gun(2, False)  # lowered, it points at the floor: no aim
     expect(arrow).to_have_count(0)
+    expect(page.locator('.seat[data-seat="2"] .gun-state')).to_have_text("Gun down")
     live.table.simulator.aim(2, 3)
-    expect(arrow).to_have_class("aim")
+    expect(arrow).to_have_class("aim live")
 
-    live.table.simulator.tip(4)  # Dee's standee falls over
+    live.table.simulator.tip(4)  # Dee's standee falls over before the courage step
     expect(page.locator('.seat[data-seat="4"]')).to_have_attribute("data-posture", "down")
-    expect(page.locator('.seat[data-seat="4"] .standee')).to_contain_text("Lying down")
+    expect(page.locator('.seat[data-seat="4"] .standee')).to_have_text("Stand it back up!")
+    expect(page.locator("#banner")).to_contain_text("Dee, stand your standee back up.")
     screenshot(page, "table-tablet")
 
     mute = page.locator("#mute")
@@ -51,7 +57,9 @@ def test_the_table_follows_the_sensors_live(live, open_page, screenshot):
 
 
 def test_the_virtual_table_drives_the_same_sensors(live, open_page, screenshot):
-    new_game(live)
+    new_game(live, cards="physical")
+    for name in NAMES:  # the hold-up, where the table view draws live aims
+        act(live, {"type": "choose", "player": name})
     table_page = open_page("/")
     sim = open_page("/sim")
     sim.fill("#pin", "2468")
@@ -59,12 +67,13 @@ def test_the_virtual_table_drives_the_same_sensors(live, open_page, screenshot):
     sim.click('.gun[data-gun="1"] [data-sim="aim 1 2"]')
     sim.click('.gun[data-gun="1"] [data-sim="raise 1"]')
     sim.click('.gun[data-gun="3"] [data-sim="tip 3"]')
-    expect(table_page.locator('svg.arrows line[data-from="1"]')).to_have_attribute("data-to", "2")
+    expect(table_page.locator('svg.arrows .aim[data-from="1"]')).to_have_attribute("data-to", "2")
     expect(table_page.locator('.seat[data-seat="3"]')).to_have_attribute("data-posture", "down")
     # the drawing itself: click a gun's seat, then its target
     sim.click('.felt .seat[data-seat="4"]')
     sim.click('.felt .seat[data-seat="1"]')
-    expect(table_page.locator('svg.arrows line[data-from="4"]')).to_have_attribute("data-to", "1")
+    expect(table_page.locator('svg.arrows .aim[data-from="4"]')).to_have_attribute("data-to", "1")
+    expect(sim.locator('svg.arrows .aim[data-from="4"]')).to_have_attribute("data-to", "1")
     expect(sim.locator('.gun[data-gun="1"] [data-sim="aim 1 2"]')).to_have_attribute(
         "aria-pressed", "true")
     screenshot(sim, "sim-tablet")
@@ -131,3 +140,45 @@ def test_the_countdown_beeps_on_each_beat_and_not_when_muted(live, open_page):
     expect(page.locator("#countdown")).to_have_text("3")
     expect(page.locator("#countdown")).to_be_hidden()
     assert page.evaluate("window.beeps") == [880, 880, 1320]  # the courage count was silent
+
+
+WORD_RECORDER = """
+window.words = []; window.decoded = 0;
+const startWord = AudioBufferSourceNode.prototype.start;
+AudioBufferSourceNode.prototype.start = function (...args) {
+  window.words.push(Math.round(this.buffer.duration * 1000));
+  return startWord.apply(this, args);
+};
+const decode = BaseAudioContext.prototype.decodeAudioData;
+BaseAudioContext.prototype.decodeAudioData = function (...args) {
+  return decode.apply(this, args).then((b) => { window.decoded += 1; return b; });
+};
+"""
+
+
+def test_the_countdown_can_be_spoken_in_the_tables_language(live, open_page):
+    """"un, deux, trois": recordings the companion serves (web/voices.py), on the beats."""
+    import wave
+
+    new_game(live, cards="physical")
+    page = open_page("/", lang="fr")
+    page.add_init_script(BEEP_RECORDER + WORD_RECORDER)
+    page.reload()
+    voice = page.locator("#voice")
+    expect(voice).to_have_text("Compte : bips")
+    voice.click()  # also the tap that lets the page sound
+    expect(voice).to_have_text("Compte : à voix haute")
+    page.wait_for_function("() => window.decoded === 3")
+    for name in NAMES:
+        act(live, {"type": "choose", "player": name})
+    live.table.command({"type": "countdown", "version": live.table.version}, GODFATHER)
+    page.wait_for_function("() => window.words.length >= 3")
+    audio = WEB_DIR / "static" / "audio" / "fr"
+    lengths = []
+    for beat in (1, 2, 3):
+        with wave.open(str(audio / f"beat{beat}.wav")) as w:
+            lengths.append(round(w.getnframes() / w.getframerate() * 1000))
+    assert page.evaluate("window.words") == lengths  # "un", "deux", "trois", in order
+    assert page.evaluate("window.beeps") == []
+    page.reload()
+    expect(page.locator("#voice")).to_have_attribute("aria-pressed", "true")  # remembered

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.clock import FakeClock
+from companion.referee.access import who_taps
 from companion.referee.commands import Auth
 from companion.referee.journal import Journal
 from companion.referee.settings import RefereeSettings
@@ -29,8 +30,11 @@ class LocalPort:
     def legal(self, _state: dict[str, Any]) -> list[dict[str, Any]]:
         return [a.to_dict() for a in self.table.legal()]
 
-    def command(self, cmd: dict[str, Any], auth: Auth = CONTROL) -> dict[str, Any]:
-        return self.table.command(cmd, auth)
+    def command(self, cmd: dict[str, Any], auth: Auth | None = None) -> dict[str, Any]:
+        """As `auth`; by default a tap on the tablet, or on the player's phone for a card
+        from their hand (the tablet may not play one)."""
+        seat_of = self.table.game.seat_of if self.table.game else {}
+        return self.table.command(cmd, auth or who_taps(cmd.get("action"), seat_of))
 
     def fact(self, kind: str, seat: int, value: Any, dt: float = 0.0) -> None:
         self.table.on_fact(Fact(kind, seat, value, self.clock.now_ms() + dt, "test"))  # type: ignore[arg-type]
@@ -49,6 +53,14 @@ class LocalPort:
     def run_for(self, ms: float) -> None:
         for _ in range(int(ms // 50) + 1):
             self.settle()
+
+    def round_the_table(self, n: int = 4) -> None:
+        """Every gun held on the next player, every standee up; the hold-up counted."""
+        for seat in range(1, n + 1):
+            self.aim(seat, seat % n + 1)
+            self.posture(seat, False)
+        self.do("countdown")
+        self.run_for(3000)
 
     def act(self, **action: Any) -> dict[str, Any]:
         return self.command({"type": "action", "version": self.table.version, "action": action})

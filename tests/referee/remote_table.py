@@ -13,17 +13,18 @@ import signal
 import subprocess
 import sys
 import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from phones import Phones, PhoneTaps, http_request, journal_links
 from waiting import wait_for
 
 FAST = {"beat_ms": 200, "hold_ms": 150, "too_slow_ms": 400, "settle_ms": 150,
         "posture_ms": 300}
 PIN = "2468"
+CONTROL = {"X-Table-Pin": PIN}
 
 
 def write_config(path: Path, table: str, broker_port: int, web_port: int, seats: int,
@@ -42,7 +43,7 @@ def write_config(path: Path, table: str, broker_port: int, web_port: int, seats:
     return path
 
 
-class RemoteTable:
+class RemoteTable(PhoneTaps):
     """The bot's port onto a `companion run` process."""
 
     def __init__(self, config: Path, table: str, broker_port: int, web_port: int) -> None:
@@ -53,6 +54,11 @@ class RemoteTable:
         self.mqtt = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"driver-{table}")
         self.mqtt.connect("127.0.0.1", broker_port)
         self.mqtt.loop_start()
+        self.phones = Phones(self.request, self._links, CONTROL)
+
+    def _links(self, game: int, seat: int) -> str:
+        """What the seat's QR code holds (the players scan it: the test reads the journal)."""
+        return journal_links(self.config.parent / "journal.sqlite3", self.table)(game, seat)
 
     # -- the process ---------------------------------------------------------------------
 
@@ -90,15 +96,9 @@ class RemoteTable:
 
     # -- HTTP ----------------------------------------------------------------------------
 
-    def request(self, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
-        data = None if body is None else json.dumps(body).encode()
-        req = urllib.request.Request(self.base + path, data=data, headers={
-            "X-Table-Pin": PIN, "Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(req, timeout=10) as r:
-                return r.status, json.loads(r.read())
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read())
+    def request(self, path: str, body: dict[str, Any] | None = None,
+                headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        return http_request(self.base)(path, body, CONTROL if headers is None else headers)
 
     def _try_state(self) -> dict[str, Any] | None:
         try:
@@ -109,23 +109,7 @@ class RemoteTable:
     def state(self) -> dict[str, Any]:
         return self.request("/api/state")[1]
 
-    # -- the TablePort -------------------------------------------------------------------
-
-    def control(self) -> dict[str, Any]:
-        status, body = self.request("/api/control")
-        assert status == 200, body
-        return body
-
-    def legal(self, state: dict[str, Any]) -> list[dict[str, Any]]:
-        """What the tablet may tap, and what each phone may (a phone knows its own hand)."""
-        phones = [a for p in state["players"]
-                  for a in self.request(f"/api/seat/{p['seat']}")[1]["me"]["legal"]]
-        return state["legal"] + [a for a in phones if a not in state["legal"]]
-
-    def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
-        status, body = self.request("/api/command", cmd)
-        assert status == 200, (cmd, body)
-        return body
+    # -- the TablePort (control, legal and command: PhoneTaps) ----------------------------
 
     def sim(self, text: str) -> None:
         self.mqtt.publish(f"cashnguns/{self.table}/sim/command", text, qos=1).wait_for_publish(5)

@@ -8,7 +8,13 @@ import pytest
 from flask import Flask
 from local_table import NAMES8, LocalPort
 
-from companion.referee.api import WRONG_PIN_LIMIT, WRONG_PIN_TABLE_LIMIT, api_blueprint
+from companion.referee.api import (
+    WRONG_PIN_LIMIT,
+    WRONG_PIN_TABLE_LIMIT,
+    PinGuard,
+    api_blueprint,
+)
+from companion.referee.commands import CommandError
 
 PIN = {"X-Table-Pin": "2468"}
 
@@ -35,8 +41,11 @@ def new_game(client, cards="digital"):
     return r.get_json()["version"]
 
 
-def seat_headers(port, seat):
-    return {"X-Seat": str(seat), "X-Seat-Token": port.table.access.seat_token(seat)}
+def claim(client, port, seat):
+    """The phone's headers once it has opened its seat's link (the QR code) first."""
+    r = client.post("/api/claim", json={"seat": seat, "token": port.table.access.seat_token(seat)})
+    assert r.status_code == 200, r.get_json()
+    return {"X-Seat-Claim": r.get_json()["claim"]}
 
 
 def test_spectators_read_the_public_state_without_secrets(client):
@@ -59,39 +68,45 @@ def test_control_needs_the_pin_and_wrong_pins_are_limited(client):
     assert r.status_code == 429
 
 
-def test_the_godfather_sees_legal_actions_and_phone_links(client, port):
+def test_the_godfather_sees_legal_actions_and_which_seats_a_phone_holds(client, port):
     new_game(client)
     state = client.get("/api/control", headers=PIN).get_json()
     assert state["legal"] == []  # digital cards: only phones choose, and no button tells a hand
-    assert [s["seat"] for s in state["seats"]] == [1, 2, 3, 4]
+    assert [(s["seat"], s["claimed"]) for s in state["seats"]] == [
+        (1, False), (2, False), (3, False), (4, False)]
+    claim(client, port, 2)
+    state = client.get("/api/control", headers=PIN).get_json()
+    assert [s["seat"] for s in state["seats"] if s["claimed"]] == [2]
+    assert port.table.access.seat_token(2) not in json.dumps(state)  # the QR code alone has it
     version = client.get("/api/state").get_json()["version"]
     client.post("/api/command", headers=PIN, json={
         "type": "new_game", "version": version, "players": NAMES8[:4], "cards": "physical",
         "abandon": True})
     state = client.get("/api/control", headers=PIN).get_json()
     assert {"type": "choose", "player": "Ana"} in state["legal"]  # physical: a "ready" tap
-    assert state["seats"][1]["url"] == f"/seat/2?token={port.table.access.seat_token(2)}"
+    assert not any(s["claimed"] for s in state["seats"])  # a new game: new links, no claims
 
 
 def test_a_phone_sees_and_plays_only_its_own_seat(client, port):
     version = new_game(client)
-    me = client.get("/api/seat/2", headers=seat_headers(port, 2)).get_json()["me"]
+    bob, cyd = claim(client, port, 2), claim(client, port, 3)
+    me = client.get("/api/seat/2", headers=bob).get_json()["me"]
     assert me["player"] == "Bob" and me["hand"] == {"bang": 3, "click": 5}
     assert {a["player"] for a in me["legal"]} == {"Bob"}
-    assert client.get("/api/seat/2", headers=seat_headers(port, 3)).status_code == 401
-    r = client.post("/api/command", headers=seat_headers(port, 2), json={
+    assert client.get("/api/seat/2", headers=cyd).status_code == 401
+    r = client.post("/api/command", headers=bob, json={
         "type": "action", "version": version,
         "action": {"type": "choose", "player": "Ana", "card": "bang"}})
     assert r.status_code == 403 and "Bob" in r.get_json()["error"]
-    r = client.post("/api/command", headers=seat_headers(port, 2), json={
+    r = client.post("/api/command", headers=bob, json={
         "type": "action", "version": version,
         "action": {"type": "choose", "player": "Bob", "card": "bang"}})
     assert r.status_code == 200
-    me = client.get("/api/seat/2", headers=seat_headers(port, 2)).get_json()["me"]
+    me = client.get("/api/seat/2", headers=bob).get_json()["me"]
     assert me["hand"] == {"bang": 2, "click": 5} and me["card"] == "bang"
-    other = client.get("/api/seat/3", headers=seat_headers(port, 3)).get_json()
+    other = client.get("/api/seat/3", headers=cyd).get_json()
     assert "bang" not in json.dumps([p for p in other["players"] if p["name"] == "Bob"])
-    r = client.post("/api/command", headers=seat_headers(port, 2),
+    r = client.post("/api/command", headers=bob,
                     json={"type": "undo", "version": r.get_json()["version"]})
     assert r.status_code == 403
 
@@ -117,9 +132,7 @@ def test_refusals_answer_with_the_right_status(client):
         "type": "action", "version": version,
         "action": {"type": "courage", "player": "Ana", "down": True}})
     assert r.status_code == 422 and r.get_json()["rule"] == "R3"
-    r = client.post("/api/command", headers=PIN, json={
-        "type": "action", "version": version,
-        "action": {"type": "choose", "player": "Ana", "card": "click"}})
+    r = client.post("/api/command", headers=PIN, json={"type": "pause", "version": version})
     assert r.status_code == 200
     r = client.post("/api/command", headers=PIN, json={"type": "undo", "version": version})
     assert r.status_code == 409 and r.get_json()["version"] == version + 1
@@ -146,3 +159,17 @@ def test_pin_guessing_from_many_addresses_is_slowed_for_all_but_a_logged_in_tabl
     version = r.get_json()["version"]
     assert tablet.post("/api/command", json={"type": "pause", "version": version},
                        headers={"X-CSRF-Token": csrf}).status_code == 200
+
+
+def test_the_pin_guard_keeps_only_the_addresses_that_tried_lately(port):
+    """An attacker with endless addresses (IPv6) cannot fill the memory: addresses whose
+    tries are out of the window are forgotten, so at most the table-wide limit are kept."""
+    guard = PinGuard()
+    answers = []
+    for i in range(1000):
+        try:
+            guard.check(port.table, "000000", f"fd00::{i:x}")
+        except CommandError as e:
+            answers.append(e.status)
+    assert answers.count(401) == WRONG_PIN_TABLE_LIMIT and answers.count(429) == 990
+    assert guard.addresses == WRONG_PIN_TABLE_LIMIT

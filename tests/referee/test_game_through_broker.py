@@ -5,103 +5,30 @@ from __future__ import annotations
 
 import json
 import random
-import time
-from typing import Any
 
 import pytest
-from remote_table import FAST, PIN, write_config
+from broker_table import BrokerTable, client_request
 
 from companion.bots.table_bot import TableBot
-from companion.bus.client import BusClient
 from companion.bus.topics import Topics
-from companion.clock import FakeClock
-from companion.config import load
-from companion.dashboard.app import create_app
-from companion.referee.journal import Journal
-from companion.referee.mqtt_link import RefereeLink
-from companion.referee.table import Table
-from companion.sensors import build_bridge
 
 NAMES = ["Ana", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal"]
-HEADERS = {"X-Table-Pin": PIN}
-
-
-class BrokerPort:
-    """Taps through Flask's test client; sensors through the simulator; time by hand."""
-
-    def __init__(self, table: Table, bridge: Any, clock: FakeClock, client: Any) -> None:
-        self.table, self.bridge, self.clock, self.client = table, bridge, clock, client
-
-    def control(self) -> dict[str, Any]:
-        return self.client.get("/api/control", headers=HEADERS).get_json()
-
-    def legal(self, state: dict[str, Any]) -> list[dict[str, Any]]:
-        """The tablet's buttons and each phone's (the phones know their own hands)."""
-        phones = [a for p in state["players"] for a in self.client.get(
-            f"/api/seat/{p['seat']}", headers=HEADERS).get_json()["me"]["legal"]]
-        return state["legal"] + [a for a in phones if a not in state["legal"]]
-
-    def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
-        r = self.client.post("/api/command", headers=HEADERS, json=cmd)
-        assert r.status_code == 200, (cmd, r.get_json())
-        return r.get_json()
-
-    def advance(self, ms: float) -> None:
-        self.clock.advance(ms)
-        self.bridge.scheduler.run_due()
-        self.table.tick()
-
-    def until(self, condition: Any, what: str, timeout: float = 10.0) -> None:
-        """Move the fake clock in small steps until `condition` (real-time deadline)."""
-        deadline = time.monotonic() + timeout
-        while not condition():
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out waiting for {what}")
-            self.advance(10)
-            time.sleep(0.001)  # let the sensor and MQTT threads carry the fact along
-
-    def reading(self, seat: int, kind: str) -> Any:
-        return self.table.readings.now(seat, kind, self.clock.now_ms())
-
-    def aim(self, seat: int, target: int | None) -> None:
-        self.bridge.sim.raise_gun(seat, target is not None)
-        self.bridge.sim.aim(seat, target)
-        self.until(lambda: self.reading(seat, "aim") == target
-                   and self.reading(seat, "raised") == (target is not None), f"gun {seat}")
-
-    def posture(self, seat: int, down: bool) -> None:
-        (self.bridge.sim.tip if down else self.bridge.sim.stand)(seat)
-        want = "down" if down else "up"
-        self.until(lambda: self.reading(seat, "posture") == want, f"standee {seat} {want}")
-
-    def settle(self, state: dict[str, Any]) -> None:
-        self.until(lambda: self.table.version != state["version"], "the referee to move on")
 
 
 @pytest.mark.parametrize("players", [4, 8])
 def test_a_whole_game_on_a_fake_clock_through_mosquitto(tmp_path, mosquitto, unused_port,
                                                         observe, players):
     name = f"broker{players}"
-    config = load(write_config(tmp_path / "table.yaml", name, mosquitto.port, unused_port,
-                               players, FAST))
-    clock = FakeClock()
-    bridge = build_bridge(config, clock=clock).start()
-    table = Table(name, config["referee"], Journal(tmp_path / "journal.sqlite3"), clock,
-                  simulator=bridge.sim)
     topics = Topics(name)
-    bus = BusClient(config.mqtt, f"referee-{name}", f"{topics.base}/referee/status")
-    RefereeLink(table, bus, topics).start()
-    bus.start()
     watcher = observe(mosquitto.port, f"{topics.base}/game/#")
-    app = create_app(table, config["dashboard"])
+    live = BrokerTable.start(tmp_path, mosquitto.port, unused_port, players, name)
+    table = live.table
     try:
-        bot = TableBot(BrokerPort(table, bridge, clock, app.test_client()),
-                       random.Random(players))
+        bot = TableBot(live.port(client_request(live.app)), random.Random(players))
         bot.new_game(NAMES[:players], powers="random", seed=players)
         final = bot.play()
     finally:
-        bus.stop()
-        bridge.stop()
+        live.stop()
     assert final["phase"] == "over"
     sensed = {a.type for a, s in zip(table.game.actions, table.game.sources, strict=True)
               if s == "sensor"}

@@ -6,7 +6,14 @@ import random
 
 import pytest
 
-from companion.referee.timing import Timing, Track, aim_snapshot, new_aim, posture_snapshot
+from companion.referee.timing import (
+    Timing,
+    Track,
+    aim_snapshot,
+    aim_spans,
+    new_aim,
+    posture_snapshot,
+)
 
 T = Timing()  # hold 500, too slow 1000 (so begun by three + 500), posture 700
 THREE = 10_000.0
@@ -119,3 +126,16 @@ def test_a_track_stays_bounded_and_still_answers_for_the_recent_past():
     steady.add(0.0, 4)
     steady.add(100_000.0, 4)  # still on 4: held since long before, as far as "three" cares
     assert aim_snapshot(steady, None, 100_500.0, T, {4}) == 4
+
+
+@pytest.mark.parametrize("changes,whys", [
+    ([(-1000, 2), (300, 4)], ["replaced", "counted"]),  # a player may correct
+    ([(-1000, 2), (900, 4)], ["counted", "late"]),
+    ([(-3000, 2), (-100, None)], ["dropped"]),
+    ([(-500, 1)], ["not_target"]),
+    ([(-900, (2, 4)), (700, 3)], ["two", "late"]),
+])
+def test_every_span_says_why_it_counted_or_not(changes, whys):
+    """The replay's words come from the same classification the snapshot decides by."""
+    spans = aim_spans(*gun(*changes), THREE, T, SEATS)
+    assert [s.why for s in spans] == whys

@@ -12,7 +12,7 @@ import pytest
 from local_table import NAMES8, LocalPort
 
 from companion.bots.table_bot import TableBot
-from companion.referee import views
+from companion.referee import ending, labels, phone, views
 from companion.rules import Setup, countdown_step, new_game
 from companion.rules.cards import LOOT_KIND, PILE_SIZE, ROUNDS
 from companion.rules.scoring import finish
@@ -116,8 +116,10 @@ def test_the_buttons_agree_with_the_rules_and_every_label_exists_through_a_whole
                 assert legal == view["legal"]
             for item in texts(view):
                 seen.add(item["key"])
+                forms = [item["key"]] if "count" not in item else [
+                    f"{item['key']}.one", f"{item['key']}.other"]
                 for lang in LANGS:
-                    assert item["key"] in keys[lang], (lang, item)
+                    assert all(form in keys[lang] for form in forms), (lang, item)
             return view
 
     port = Checked()
@@ -139,11 +141,11 @@ def test_wound_limits_rounds_and_waiting():
         "Ana": 5, "Bob": 3, "Cyd": 3, "Dee": 3}
     assert view["rounds"] == ROUNDS and view["round"] == 1 and view["over"] is False
     assert view["waiting"] == {"key": "wait.hustle", "players": ["Bob"],
-                               "args": {"names": ["Bob"]}, "lay_down": None}
+                               "args": {"names": ["Bob"]}, "lay_down": None, "stand_up": None}
     assert "Bob" in view["waiting_for"]  # the words of the documented API are kept
     port.act(type="hustle", player="Bob", victim=None)
     view = port.table.public_state()
-    assert view["waiting"]["key"] == "wait.choose"
+    assert view["waiting"]["key"] == "wait.choose" and view["waiting"]["count"] == 4
     assert view["waiting"]["players"] == ["Ana", "Bob", "Cyd", "Dee"]
 
 
@@ -171,14 +173,15 @@ def test_a_phone_has_its_own_buttons_in_the_same_shape():
     me = port.table.seat_state(2)["me"]
     assert me["commands"] == [
         {"command": {"type": "action", "action": a}, "label": f"phone.play_{a['card']}",
-         "args": {}, "primary": False} for a in me["legal"]]
+         "args": {}, "primary": False, "group": "card"} for a in me["legal"]]
+    assert me["turn"] == "turn.choose"
     assert {a["player"] for a in me["legal"]} == {"Bob"}
     control = port.control()
     assert control["commands"][0]["command"] == {"type": "pause"}  # no hand is told
 
 
 def test_action_labels():
-    label = views.action_label
+    label = labels.action_label
     assert label({"type": "choose", "player": "Ana"}) == (
         "action.choose_hidden", {"player": "Ana"})
     assert label({"type": "aim", "player": "Ana", "target": None}) == (
@@ -189,6 +192,21 @@ def test_action_labels():
     assert label({"type": "hustle", "player": "Ana", "victim": "Bob", "give": "bang"}) == (
         "action.hustle_give", {"player": "Ana", "victim": "Bob",
                                "give": {"key": "card.bang", "args": {}}})
+
+
+def test_a_phones_labels_speak_to_its_owner():
+    def said(a: dict[str, Any]) -> tuple[str, dict[str, Any], str]:
+        b = phone.phone_button(a, frozenset())
+        return b["label"], b["args"], b["group"]
+
+    assert said({"type": "take", "player": "Ana", "loot": "bill5000"}) == (
+        "mine.take", {"loot": [{"key": "loot.bill5000", "args": {}}]}, "split")
+    assert said({"type": "hustle", "player": "Ana", "victim": "Bob"}) == (
+        "mine.hustle", {"victim": "Bob"}, "power")
+    assert said({"type": "privilege", "player": "Ana", "order": "Bob"}) == (
+        "action.privilege", {"player": "Ana", "order": "Bob"}, "godfather")
+    assert not phone.mine({"type": "aim", "player": "Ana", "target": None})  # too slow
+    assert phone.mine({"type": "aim", "player": "Ana", "target": "Bob"})
 
 
 # -- counted aims, apart from the live readings --------------------------------------------
@@ -252,12 +270,12 @@ def ended(alive: dict[str, bool], loot: dict[str, list[str]], wounds: dict[str, 
 ])
 def test_the_tiebreak_explains_the_winners(alive, loot, wounds, key, args):
     s = ended(alive, loot, wounds)
-    assert views.tiebreak(s) == {"key": key, "args": args}
+    assert ending.tiebreak(s) == {"key": key, "args": args}
 
 
 def test_the_result_is_in_the_public_view_once_over():
     s = ended({}, {"Bob": ["bill20000"], "Cyd": ["bill20000"]}, {"Cyd": 1, "Bob": 1})
-    assert views.winners_text(s) == {"key": "final.winners", "args": {"names": ["Bob", "Cyd"]}}
+    assert ending.winners_text(s) == {"key": "final.winners", "args": {"names": ["Bob", "Cyd"]}}
     port = LocalPort()
     start(port)
     assert port.table.public_state()["result"] is None

@@ -15,7 +15,8 @@ def test_the_shipped_configs_load():
     assert sim.mqtt.embedded and sim.sensors.sim.guns == (1, 2, 3, 4, 5, 6)
     assert (sim.sensors.sim.slot_us, sim.sensors.sim.hand.offset_deg) == (2000, 3.0)
     pi = config.load(ROOT / "config" / "table.pi.yaml")
-    assert not pi.mqtt.embedded and pi.sensors.boards[0].usb == (0x2E8A, 0x0005)
+    assert pi.mqtt.embedded and pi.sensors.boards[0].usb == (0x2E8A, 0x0005)
+    assert pi["dashboard"].mdns and not sim["dashboard"].mdns
     assert pi.sensors.boards[0].slot_seats == (1, 2, 3, 4, 5, 6)
     assert pi.sensors.filters.hold_ms == 500
 

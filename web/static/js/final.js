@@ -1,11 +1,21 @@
-// The end of the game: the count per player, the winners and the tie-break that chose
-// them (as the server explains them), each player's wealth round by round, and who shot whom.
+// The end of the game: the count per player (with the diamond cards that decide the
+// bonus), the winners and the tie-break that chose them (as the server explains them),
+// each player's wealth round by round, and who shot whom.
 
 import { el } from "./live.js";
 import { money, say, t } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const COLUMNS = ["bills", "diamonds", "paintings", "diamond_bonus", "total"];
+const TICK_PX = 14; // the chart's labels (see .chart .tick)
+let ruler = null;
+
+// How wide a label is drawn in the page's font: the chart's margin is made to hold it.
+function textWidth(text) {
+  ruler = ruler || document.createElement("canvas").getContext("2d");
+  ruler.font = `${TICK_PX}px ${getComputedStyle(document.body).fontFamily}`;
+  return ruler.measureText(text).width;
+}
 
 function svg(tag, attrs = {}, text = null) {
   const node = document.createElementNS(SVG, tag);
@@ -15,9 +25,11 @@ function svg(tag, attrs = {}, text = null) {
 }
 
 function scoreTable(state) {
-  const head = el("tr", {}, el("th", {}, t("final.player")), COLUMNS.map((c) => el("th", {}, t(`final.${c}`))));
+  const head = el("tr", {}, el("th", {}, t("final.player")), el("th", {}, t("final.diamond_cards")),
+    COLUMNS.map((c) => el("th", {}, t(`final.${c}`))));
   const rows = state.final.map((r) => el("tr", { class: state.winners.includes(r.name) ? "winner" : r.alive ? "" : "dead" },
     el("th", {}, r.name, r.alive ? "" : ` (${t("ui.out")})`),
+    el("td", { class: r.bonus ? "diamond-cards bonus" : "diamond-cards" }, r.diamond_cards),
     COLUMNS.map((c) => el("td", {}, money(r.score[c])))));
   return el("table", { class: "scores" }, el("thead", {}, head), el("tbody", {}, rows));
 }
@@ -26,12 +38,13 @@ function scoreTable(state) {
 function wealthChart(history, names) {
   const rounds = Math.max(1, history.wealth.length);
   const top = Math.max(1, ...history.wealth.flatMap((r) => Object.values(r)));
-  const W = 560, H = 240, L = 70, B = 28;
-  const x = (i) => L + ((W - L - 10) * i) / Math.max(1, rounds - 1);
-  const y = (v) => H - B - ((H - B - 10) * v) / top;
+  const W = 560, H = 240, B = 30, R = 14, T = 14;
+  const L = Math.ceil(Math.max(textWidth(money(top)), textWidth(money(0)))) + 12; // the labels fit
+  const x = (i) => L + ((W - L - R) * i) / Math.max(1, rounds - 1);
+  const y = (v) => H - B - ((H - B - T) * v) / top;
   const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": t("final.wealth") });
-  chart.append(svg("line", { x1: L, y1: H - B, x2: W - 10, y2: H - B, class: "axis" }));
-  chart.append(svg("text", { x: L - 6, y: y(top) + 4, class: "tick end" }, money(top)));
+  chart.append(svg("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, class: "axis" }));
+  chart.append(svg("text", { x: L - 6, y: y(top) + 5, class: "tick end" }, money(top)));
   chart.append(svg("text", { x: L - 6, y: H - B, class: "tick end" }, money(0)));
   for (let i = 0; i < rounds; i++) chart.append(svg("text", { x: x(i), y: H - 8, class: "tick" }, i + 1));
   names.forEach((name, k) => {
@@ -55,10 +68,11 @@ function shotsTable(history, names) {
 // shared): texts the server made (`result`).
 export function finalPanel(state) {
   const names = state.players.map((p) => p.name);
-  return el("section", { class: "final", "aria-label": t("final.title") },
+  return el("section", { class: "final", tabindex: "0", "aria-label": t("final.title") },
     el("h2", {}, t("final.title")),
     el("p", { class: "winners" }, say(state.result.winners)),
     el("p", { class: "tiebreak" }, say(state.result.tiebreak)),
     scoreTable(state),
+    el("p", { class: "hint" }, t("final.bonus_rule")),
     state.history ? el("div", { class: "charts" }, wealthChart(state.history, names), shotsTable(state.history, names)) : null);
 }

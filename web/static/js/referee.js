@@ -1,8 +1,9 @@
 // The Godfather's controls (/referee): every button is one the server offers now (the
 // `commands` of the control stream: referee commands, then the rules' legal actions).
 
-import { Countdown, muteButton } from "./countdown.js";
+import { Countdown, muteButton, voiceButton } from "./countdown.js";
 import { connect, el, notice, post, replace } from "./live.js";
+import { ReplayDialog } from "./replay.js";
 import { showSeating } from "./seating.js";
 import { renderTable } from "./tableview.js";
 import { buttonLabel, lootLabel, statusLine, t, waitingText } from "./words.js";
@@ -11,6 +12,9 @@ let state = null;
 const felt = document.getElementById("felt");
 const countdown = new Countdown(document.getElementById("countdown"));
 const shown = {}; // section -> the data it was last drawn from, to redraw only on change
+// "Show me the count": the Godfather may recount a player's part from the replay.
+const replays = new ReplayDialog(document.getElementById("replay-open"), document.getElementById("replay"),
+  (recount) => command(recount));
 
 // -- tabs
 for (const tab of document.querySelectorAll("[data-tab]")) {
@@ -108,11 +112,16 @@ function drawOverrides(s) {
   }));
 }
 
-// -- the phones tab: one QR code per seat, holding its secret link
+// -- the phones tab: a QR code per seat, holding its link, until a phone claims the seat;
+// then a button to release it (the player's phone is cut off, the link claims it again)
 function drawPhones(seats) {
-  replace(document.getElementById("phones"), seats.map((s) => el("figure", { class: "phone-link" },
-    el("img", { src: `/referee/qr/${s.seat}.svg?g=${state.game}`, alt: t("ref.qr_of", { player: s.player }), width: 180, height: 180 }),
-    el("figcaption", {}, `${s.seat} · ${s.player}`, el("br"), el("a", { href: s.url, target: "_blank", rel: "noopener" }, t("ref.open_link"))))));
+  replace(document.getElementById("phones"), seats.map((s) => el("figure", {
+    class: "phone-link", dataset: { seat: s.seat, claimed: s.claimed ? "yes" : "no" } },
+  s.claimed ? el("p", { class: "claimed" }, t("ref.phone_claimed"))
+    : el("img", { src: `/referee/qr/${s.seat}.svg?g=${state.game}`, alt: t("ref.qr_of", { player: s.player }), width: 180, height: 180 }),
+  el("figcaption", {}, `${s.seat} · ${s.player}`),
+  s.claimed ? button(t("ref.release"), () => command({ type: "release", seat: s.seat }),
+    { class: "small", "data-command": "release" }) : null)));
 }
 
 function redraw(section, data, draw) {
@@ -141,6 +150,7 @@ function render(s) {
   document.getElementById("abandon-box").hidden = !(s.game && !s.over);
   renderTable(felt, s);
   countdown.update(s.stage);
+  replays.update(s.replays);
 }
 
 window.addEventListener("resize", () => state && renderTable(felt, state));
@@ -182,4 +192,5 @@ setupForm.addEventListener("submit", async (event) => {
 });
 
 muteButton(document.getElementById("mute"));
+voiceButton(document.getElementById("voice"));
 connect("/api/events?view=control", render);

@@ -1,38 +1,49 @@
 // A player's phone (/seat/<n>?token=…): their own card, hand, loot and power; the
-// secret choices are made here and sent with the seat's token, never shown elsewhere.
+// secret choices are made here, never shown elsewhere. The first phone to open the seat's
+// link claims the seat (a cookie only this phone holds); the server pages say when
+// another phone holds it, or the link is from an earlier game.
 
 import { Countdown, muteButton } from "./countdown.js";
 import { connect, el, notice, post, replace } from "./live.js";
-import { standeeDown } from "./tableview.js";
 import {
-  buttonLabel, lootLabel, plural, powerName, powerReminder, statusLine, t, waitingText,
+  buttonLabel, lootLabel, plural, powerName, powerReminder, say, statusLine, t, waitingText,
 } from "./words.js";
 
 const phone = document.getElementById("phone");
 const seat = Number(phone.dataset.seat);
-const auth = { "X-Seat-Token": phone.dataset.token, "X-Seat": String(seat) };
+let csrf = phone.dataset.csrf; // derived from this phone's claim, sent with each command
 const countdown = new Countdown(document.getElementById("countdown"));
 let state = null;
 let drawnActions = null;
 
 async function act(action) {
-  const res = await post("/api/command", { version: state.version, type: "action", action }, auth);
+  const res = await post("/api/command", { version: state.version, type: "action", action },
+    { "X-Seat": String(seat), "X-CSRF-Token": csrf });
   if (res.ok) notice("");
   else notice(res.status === 409 ? t("ui.stale") : `${t("ui.refused")} ${res.body.error || res.status}`);
 }
 
-// The phone's own buttons, as the server made them (`me.commands`).
+// The phone's own buttons, as the server made them (`me.commands`): in the server's
+// order, a box for each step (`group`) with its heading.
 function drawActions(commands) {
   const key = JSON.stringify(commands);
   if (key === drawnActions) return;
   drawnActions = key;
-  replace(document.getElementById("choices"), commands.map((b) => {
-    const a = b.command.action;
-    return el("button", {
-      type: "button", class: `big act-${a.type}${a.card ? ` card-${a.card}` : ""}`,
-      "data-action": JSON.stringify(a), onclick: () => act(a),
-    }, buttonLabel(b));
-  }));
+  const groups = [];
+  for (const b of commands) {
+    if (groups.at(-1)?.name !== b.group) groups.push({ name: b.group, buttons: [] });
+    groups.at(-1).buttons.push(b);
+  }
+  replace(document.getElementById("choices"), groups.map((g) => el("section",
+    { class: "card-box choice-group", "data-group": g.name },
+    el("h2", {}, t(`phone.group_${g.name}`)),
+    el("div", { class: "choice-buttons" }, g.buttons.map((b) => {
+      const a = b.command.action;
+      return el("button", {
+        type: "button", class: `big act-${a.type}${a.card ? ` card-${a.card}` : ""}`,
+        "data-action": JSON.stringify(a), onclick: () => act(a),
+      }, buttonLabel(b));
+    })))));
 }
 
 function render(s) {
@@ -50,9 +61,12 @@ function render(s) {
     : (p.chosen ? t("phone.card_hidden") : t("phone.no_card"));
   document.getElementById("hand").textContent = me.hand
     ? t("phone.hand", { bang: me.hand.bang, click: me.hand.click }) : t("phone.hand_physical");
+  const turn = document.getElementById("my-turn");
+  turn.hidden = !me.turn;
+  turn.textContent = me.turn ? t(me.turn) : "";
   drawActions(me.commands);
   document.getElementById("status").textContent = [
-    p.alive ? (standeeDown(p) ? t("ui.standee_down") : t("ui.standee_up")) : t("ui.out"),
+    p.alive ? say(p.standee) : t("ui.out"),
     plural("count.wounds", p.wounds), waitingText(s),
   ].join(" · ");
   replace(document.getElementById("my-loot"), me.loot.length
@@ -62,5 +76,23 @@ function render(s) {
   document.getElementById("power-reminder").textContent = powerReminder(me.power);
 }
 
+// The link opened on this phone first: claim the seat, then drop the link from the address
+// bar (the claim's cookie opens the page from now on). Refused (another phone got there
+// first, or a new game began): reload, and the server's page says why.
+async function claim() {
+  const res = await post("/api/claim", { seat, token: phone.dataset.token });
+  if (!res.ok) {
+    if (res.status === 409 || res.status === 403) location.reload();
+    else notice(`${t("ui.refused")} ${res.body.error || res.status}`);
+    return false;
+  }
+  csrf = res.body.csrf;
+  history.replaceState(null, "", `/seat/${seat}`);
+  return true;
+}
+
 muteButton(document.getElementById("mute"));
-connect(`/api/events?seat=${seat}&token=${encodeURIComponent(phone.dataset.token)}`, render);
+if (csrf || await claim()) {
+  document.getElementById("claim").hidden = false;
+  connect(`/api/events?seat=${seat}`, render);
+}

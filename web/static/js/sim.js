@@ -75,7 +75,7 @@ function gunPanel(gun, state) {
 function render(state) {
   last = state;
   document.getElementById("step").textContent = statusLine(state);
-  renderTable(felt, state, onSeat);
+  renderTable(felt, state, { onSeat, sensors: true });
   replace(document.getElementById("guns"), guns.map((g) => gunPanel(g, state)));
 }
 
@@ -93,6 +93,6 @@ async function pollLocks() {
   setTimeout(pollLocks, 500);
 }
 
-window.addEventListener("resize", () => last && renderTable(felt, last, onSeat));
+window.addEventListener("resize", () => last && renderTable(felt, last, { onSeat, sensors: true }));
 connect("/api/events", render);
 pollLocks();

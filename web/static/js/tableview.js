@@ -1,72 +1,63 @@
-// The table drawn from a public snapshot: seats round an oval, clockwise from the bottom
-// (the Godfather's desk side), aim arrows between them, the loot in the middle.
+// The table drawn from a snapshot: seats along the felt's edge, clockwise from the bottom
+// (the Godfather's desk side), arrows between them. The server says what each seat shows
+// now (`standee`, `marks`) and which arrows mean something (`arrows`): nothing here
+// decides what is current. The virtual table (/sim) asks for its guns' live readings
+// instead (`sensors: true`): that page shows the sensors, not the game.
 
 import { el, replace } from "./live.js";
-import { listWords, lootLabel, plural, powerName, t } from "./words.js";
+import { plural, powerName, say, t } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
+const KINDS = ["live", "lowered", "counted"];
 
-const seatOf = (state, name) => state.players.find((p) => p.name === name)?.seat ?? null;
-
-// Where a seat sits, as fractions of the felt's width and height.
-function seatPosition(index, count) {
-  const angle = Math.PI / 2 + (2 * Math.PI * index) / count;
-  return { x: 0.5 + 0.4 * Math.cos(angle), y: 0.5 + 0.36 * Math.sin(angle) };
-}
-
-// The standee as the sensors see it, else as the courage step recorded it.
-export function standeeDown(p) {
-  if (p.sensors && p.sensors.posture) return p.sensors.posture === "down";
-  return p.down === true;
-}
-
-// The arrow drawn: the gun's live reading first, else the aim the rules counted.
-function aimOf(state, p) {
-  if (p.sensors && p.sensors.aim !== undefined && p.sensors.aim !== null) return { seat: p.sensors.aim, live: true };
-  const counted = p.counted_aim?.target;
-  return counted ? { seat: seatOf(state, counted), live: false } : null;
-}
-
-// The aim the rules counted this round, apart from the live arrow.
-function countedBadge(p) {
-  const c = p.counted_aim;
-  if (!c) return null;
-  const words = c.mark === "ambiguous" ? t("aim.ambiguous", { names: listWords(c.seen) })
-    : c.mark === "too_slow" ? t("aim.too_slow") : t("aim.counted", { target: c.target });
-  return el("span", { class: `badge counted${c.mark ? ` ${c.mark}` : ""}`, dataset: { target: c.target ?? "" } }, words);
-}
+// Where each seat's centre goes, for the 4 to 8 players a game has, clockwise on screen
+// from the middle of the bottom edge (the Godfather's desk side), as fractions of the room
+// the cards' centres have. Seats next to each other are a half width or a half height
+// apart, so the cards never overlap once the felt is two cards wide and two cards high.
+const PLANS = {
+  4: [[0.5, 1], [0, 0.5], [0.5, 0], [1, 0.5]],
+  5: [[0.5, 1], [0, 0.5], [0.25, 0], [0.75, 0], [1, 0.5]],
+  6: [[0.5, 1], [0, 0.75], [0, 0.25], [0.5, 0], [1, 0.25], [1, 0.75]],
+  7: [[0.5, 1], [0, 1], [0, 0.5], [0.25, 0], [0.75, 0], [1, 0.5], [1, 1]],
+  8: [[0.5, 1], [0, 1], [0, 0.5], [0, 0], [0.5, 0], [1, 0], [1, 0.5], [1, 1]],
+};
 
 function wounds(p) {
   const marks = Array.from({ length: p.wound_limit }, (_, i) => el("span", { class: i < p.wounds ? "wound hit" : "wound" }));
-  return el("div", { class: "wounds", title: plural("count.wounds", p.wounds) }, marks,
-    el("span", { class: "sr" }, plural("count.wounds", p.wounds)));
+  return el("span", { class: "wounds", title: plural("count.wounds", p.wounds) }, marks,
+    el("span", { class: "wound-count" }, `${p.wounds}/${p.wound_limit}`));
 }
 
 function seatCard(state, p, onSeat) {
-  const down = standeeDown(p);
   const manual = p.sensors?.manual?.length ? el("span", { class: "badge manual" }, t("ui.manual")) : null;
   const attrs = {
     class: "seat", dataset: {
-      seat: p.seat, alive: p.alive ? "yes" : "no", posture: down ? "down" : "up",
-      turn: state.split?.turn === p.name ? "yes" : "no",
+      seat: p.seat, alive: p.alive ? "yes" : "no", posture: p.sensors?.posture === "down" ? "down" : "up",
+      standee: p.standee?.kind ?? "out", turn: state.split?.turn === p.name ? "yes" : "no",
     },
   };
   if (onSeat) { attrs.onclick = () => onSeat(p.seat); attrs.role = "button"; attrs.tabindex = "0"; }
+  const gun = p.gun === "up" ? t("seat.gun_up") : t("seat.gun_down");
   return el("div", attrs,
     el("div", { class: "seat-head" },
       el("span", { class: "seat-no" }, p.seat),
-      el("strong", { class: "name" }, p.name),
+      el("strong", { class: "name" }, p.name)),
+    el("div", { class: "line" }, el("span", { class: "power" }, powerName(p.power)),
       state.godfather === p.name ? el("span", { class: "badge desk" }, t("ui.godfather")) : null),
-    el("div", { class: "power" }, powerName(p.power)),
+    el("div", { class: "line" }, wounds(p),
+      el("span", { class: "loot-count", title: plural("count.loot", p.loot_count ?? 0) }, t("seat.loot", { n: p.loot_count ?? 0 }))),
     p.alive
-      ? el("div", { class: "standee" }, down ? t("ui.standee_down") : t("ui.standee_up"), manual)
+      ? el("div", { class: "line" },
+        el("span", { class: "standee", dataset: { kind: p.standee.kind } }, say(p.standee)),
+        el("span", { class: "gun-state", dataset: { gun: p.gun } }, gun), manual)
       : el("div", { class: "standee out" }, t("ui.out")),
-    wounds(p),
-    el("div", { class: "facts" },
-      p.chosen ? el("span", { class: "badge" }, t("ui.card_down")) : null,
-      countedBadge(p),
-      p.sensors && p.sensors.raised ? el("span", { class: "badge raised" }, t("ui.gun_raised")) : null,
-      el("span", { class: "loot-count" }, plural("count.loot", p.loot_count ?? 0))));
+    p.marks?.length ? el("div", { class: "marks" }, p.marks.map((m) => el("span", { class: "mark", dataset: { kind: m.kind } }, say(m)))) : null);
+}
+
+// The virtual table's arrows: every gun's live reading, whatever the step.
+function sensorArrows(state) {
+  return state.players.filter((p) => p.alive && Number.isInteger(p.sensors?.aim)).map((p) => ({
+    from: p.seat, to: p.sensors.aim, kind: p.sensors.raised ? "live" : "lowered" }));
 }
 
 // How far from a card's centre, along the unit vector (ux, uy), its edge lies (plus a gap).
@@ -75,72 +66,73 @@ function toEdge(card, ux, uy) {
   return Math.min(ux ? hw / Math.abs(ux) : Infinity, uy ? hh / Math.abs(uy) : Infinity);
 }
 
-function drawArrows(svg, state, centers, cards) {
-  const { width, height } = svg.getBoundingClientRect();
-  if (!width || !height) { svg.replaceChildren(); return; } // not on screen (a hidden tab)
+function svgEl(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
+}
+
+// Each arrow bends towards the middle of the felt, so an aim at a neighbour is an arc the
+// eye can follow, not a stub between two cards; it leaves and reaches the cards' edges.
+function drawArrows(svg, arrows, centers, cards, width, height) {
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  const defs = document.createElementNS(SVG, "defs");
-  const marker = document.createElementNS(SVG, "marker");
-  for (const [k, v] of Object.entries({ id: "head", viewBox: "0 0 10 10", refX: 9, refY: 5,
-    markerWidth: 5, markerHeight: 5, orient: "auto-start-reverse" })) marker.setAttribute(k, v);
-  const tip = document.createElementNS(SVG, "path");
-  tip.setAttribute("d", "M0,0 L10,5 L0,10 z");
-  marker.append(tip);
-  defs.append(marker);
+  const defs = svgEl("defs", {});
+  for (const kind of KINDS) {
+    const marker = svgEl("marker", { id: `head-${kind}`, class: kind, viewBox: "0 0 10 10", refX: 9, refY: 5,
+      markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" });
+    marker.append(svgEl("path", { d: "M0,0 L10,5 L0,10 z" }));
+    defs.append(marker);
+  }
   const lines = [defs];
-  for (const p of state.players) {
-    const aim = p.alive ? aimOf(state, p) : null;
-    const target = aim?.seat;
-    if (!target || !centers[target] || target === p.seat) continue;
-    const a = { x: centers[p.seat].x * width, y: centers[p.seat].y * height };
-    const b = { x: centers[target].x * width, y: centers[target].y * height };
-    const len = Math.hypot(b.x - a.x, b.y - a.y);
-    const ux = (b.x - a.x) / len, uy = (b.y - a.y) / len;
-    const from = toEdge(cards[p.seat], ux, uy), to = toEdge(cards[target], ux, uy);
-    if (from + to >= len) continue; // the cards touch: no room for an arrow
-    const line = document.createElementNS(SVG, "line");
-    const attrs = {
-      x1: a.x + ux * from, y1: a.y + uy * from, x2: b.x - ux * to, y2: b.y - uy * to,
-      class: !aim.live ? "aim counted" : p.sensors.raised === false ? "aim lowered" : "aim",
-      "marker-end": "url(#head)", "data-from": p.seat, "data-to": target,
-    };
-    for (const [k, v] of Object.entries(attrs)) line.setAttribute(k, v);
-    lines.push(line);
+  const middle = { x: width / 2, y: height / 2 };
+  for (const arrow of arrows) {
+    const a = centers[arrow.from], b = centers[arrow.to];
+    if (!a || !b || arrow.from === arrow.to) continue;
+    // bent towards the middle, and a little to its right: two players aiming at each other
+    // show two arrows
+    const across = unit(a, b);
+    if (!across) continue;
+    const bend = { x: (a.x + b.x) / 2 + 0.55 * (middle.x - (a.x + b.x) / 2) - 24 * across.y,
+      y: (a.y + b.y) / 2 + 0.55 * (middle.y - (a.y + b.y) / 2) + 24 * across.x };
+    const out = unit(a, bend), back = unit(bend, b);
+    if (!out || !back) continue;
+    const from = toEdge(cards[arrow.from], out.x, out.y), to = toEdge(cards[arrow.to], back.x, back.y);
+    const start = { x: a.x + out.x * from, y: a.y + out.y * from }, end = { x: b.x - back.x * to, y: b.y - back.y * to };
+    if (Math.hypot(end.x - start.x, end.y - start.y) < 24) continue; // the cards touch: no room
+    lines.push(svgEl("path", {
+      d: `M${start.x},${start.y} Q${bend.x},${bend.y} ${end.x},${end.y}`, fill: "none",
+      class: `aim ${arrow.kind}`, "marker-end": `url(#head-${arrow.kind})`, "data-from": arrow.from, "data-to": arrow.to,
+    }));
   }
   svg.replaceChildren(...lines);
 }
 
-function centerPanel(state) {
-  const loot = state.table?.loot ?? [];
-  return el("div", { class: "center" },
-    el("div", { class: "round" }, state.round ? t("ui.round_of", { round: state.round, rounds: state.rounds }) : ""),
-    el("div", { class: "loot", "aria-label": t("ui.loot_on_table") },
-      loot.map((card) => el("span", { class: `loot-card ${card.replace(/[0-9]+/, "")}` }, lootLabel(card))),
-      state.table?.godfather_token ? el("span", { class: "loot-card token" }, t("loot_label.godfather")) : null),
-    state.split?.turn ? el("div", { class: "turn" }, t("ui.share_of", { player: state.split.turn })) : null,
-    state.split?.forbidden ? el("div", { class: "turn" }, t("ui.forbidden", { kind: t(`kind.${state.split.forbidden}`) })) : null);
+function unit(a, b) {
+  const len = Math.hypot(b.x - a.x, b.y - a.y);
+  return len ? { x: (b.x - a.x) / len, y: (b.y - a.y) / len } : null;
 }
 
-// Draw the table into `felt`; `onSeat(seat)` makes seats clickable (the virtual table).
-export function renderTable(felt, state, onSeat = null) {
-  const count = state.players.length;
-  const centers = {};
+// Draw the table into `felt`. `onSeat(seat)` makes seats clickable; `sensors` draws the
+// guns' live readings rather than the arrows the server chose (the virtual table).
+export function renderTable(felt, state, { onSeat = null, sensors = false } = {}) {
   const cards = {};
-  const seats = state.players.map((p, i) => {
-    const pos = seatPosition(i, count);
-    centers[p.seat] = pos;
-    const card = seatCard(state, p, onSeat);
-    cards[p.seat] = card;
-    card.style.left = `${pos.x * 100}%`;
-    card.style.top = `${pos.y * 100}%`;
-    return card;
-  });
+  const seats = state.players.map((p) => (cards[p.seat] = seatCard(state, p, onSeat)));
   let svg = felt.querySelector("svg.arrows");
-  if (!svg) {
-    svg = document.createElementNS(SVG, "svg");
-    svg.setAttribute("class", "arrows");
-    svg.setAttribute("aria-hidden", "true");
-  }
-  replace(felt, svg, centerPanel(state), ...seats);
-  drawArrows(svg, state, centers, cards);
+  if (!svg) svg = svgEl("svg", { class: "arrows", "aria-hidden": "true" });
+  replace(felt, svg, ...seats);
+  const width = felt.clientWidth, height = felt.clientHeight;
+  if (!width || !height) { svg.replaceChildren(); return; } // not on screen (a hidden tab)
+  const cardW = Math.max(0, ...seats.map((c) => c.offsetWidth));
+  const cardH = Math.max(0, ...seats.map((c) => c.offsetHeight));
+  const pad = 8;
+  const w = Math.max(0, width - cardW - 2 * pad), h = Math.max(0, height - cardH - 2 * pad);
+  const centers = {};
+  const plan = PLANS[state.players.length] || [];
+  state.players.forEach((p, i) => {
+    const [fx, fy] = plan[i];
+    centers[p.seat] = { x: fx * w + cardW / 2 + pad, y: fy * h + cardH / 2 + pad };
+    cards[p.seat].style.left = `${centers[p.seat].x}px`;
+    cards[p.seat].style.top = `${centers[p.seat].y}px`;
+  });
+  drawArrows(svg, sensors ? sensorArrows(state) : state.arrows || [], centers, cards, width, height);
 }

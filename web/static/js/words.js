@@ -43,7 +43,7 @@ export function eventText(e) {
   const p = e.player;
   switch (e.type) {
     case "round": return t("event.round", { round: e.round, godfather: e.godfather, loot: lootList(e.loot) });
-    case "wounded": return t("event.wounded", { by: listWords(e.by), player: p, wounds: plural("count.wounds", e.wounds) });
+    case "wounded": return plural("event.wounded", e.by.length, { by: listWords(e.by), player: p, wounds: plural("count.wounds", e.wounds) });
     case "healed": return t("event.healed", { player: p, wounds: plural("count.wounds", e.wounds) });
     case "lucky": return t("event.lucky", { player: p, n: e.by.length });
     case "revealed": return t(`event.revealed_${e.card}`, { player: p, target: e.target });
@@ -56,7 +56,8 @@ export function eventText(e) {
       return t(`event.${e.type}`, { player: p, loot: lootName(e.loot) });
     case "forbid": return t("event.forbid", { player: p, target: e.target, kind: kindName(e.kind) });
     case "clip": return t(e.reloaded ? "event.clip_reloaded" : "event.clip_empty", { player: p });
-    case "first_aid": return t("event.first_aid", { player: p, wounds: plural("count.wounds", e.healed) });
+    case "first_aid": return e.healed ? t("event.first_aid", { player: p, wounds: plural("count.wounds", e.healed) })
+      : t("event.first_aid_none", { player: p });
     case "unclaimed": return t(e.carried ? "event.unclaimed_carried" : "event.unclaimed_discarded", { loot: lootList(e.loot) });
     case "game_over":
       if (!e.winners.length) return t("event.game_over_nobody");
@@ -70,8 +71,9 @@ export function eventText(e) {
   }
 }
 
-// A text the server made, {key, args}: every arg drawn in the page's language (a list
-// joined with "and", a nested text, {money: n} as money, else the value as it is).
+// A text the server made, {key, args, count?}: every arg drawn in the page's language (a
+// list joined with "and", a nested text, {money: n} as money, else the value as it is);
+// with a `count`, the key's plural form for it.
 export function say(item) {
   const arg = (v) => {
     if (Array.isArray(v)) return listWords(v.map(arg));
@@ -79,7 +81,7 @@ export function say(item) {
     return v;
   };
   const args = Object.fromEntries(Object.entries(item.args || {}).map(([k, v]) => [k, arg(v)]));
-  return t(item.key, args);
+  return item.count === undefined ? t(item.key, args) : plural(item.key, item.count, args);
 }
 
 // A ready-made button's label ({command, label, args} from the server).
@@ -94,9 +96,10 @@ export function statusLine(state) {
   return parts.join(" · ");
 }
 
-// What the table waits for, in words: the server's `waiting`, and who must lie down.
+// What the table waits for, in words: the server's `waiting`, then who must lie their
+// standee down and who must stand theirs back up.
 export function waitingText(state) {
   const w = state.waiting;
   if (!w) return "";
-  return w.lay_down ? `${say(w)} ${say(w.lay_down)}` : say(w);
+  return [w, w.lay_down, w.stand_up].filter(Boolean).map(say).join(" ");
 }

@@ -1,0 +1,143 @@
+"""Rough figures a player works out from a `SeatView`: what a share is worth to me, how rich
+each player seems, how likely a Bang! is to come my way."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from companion.bots.view import SeatView, Seen
+from companion.rules.cards import (
+    DIAMOND_BONUS,
+    FACE_VALUE,
+    LOOT_KIND,
+    ROUNDS,
+    TOKEN,
+    kind_of,
+    painting_value,
+)
+from companion.rules.powers import COLLECTOR, DOCTOR, STEALTHY
+
+UNKNOWN_CARD = 8000  # the average loot card, for a card one did not see
+TOKEN_VALUE = 7000  # next round's first share and privilege
+WOUND_COST = 15000  # a wound, while it does not kill
+STANDS = 0.7  # how often a player aimed at stands, when nothing says otherwise
+
+
+def wealth(loot: Iterable[str], power: str | None, unknown: int = 0) -> int:
+    """Bills, diamonds and paintings counted as at the end, without the diamond bonus."""
+    cards = list(loot)
+    money = sum(FACE_VALUE.get(c, 0) for c in cards)
+    paintings = cards.count("painting") + (power == COLLECTOR)
+    return money + (painting_value(paintings) if paintings else 0) + unknown * UNKNOWN_CARD
+
+
+def diamonds(loot: Iterable[str]) -> int:
+    return sum(1 for c in loot if LOOT_KIND.get(c) == "diamond")
+
+
+def seems_worth(view: SeatView, p: Seen) -> int:
+    """A player's wealth as this seat can tell (its own exactly)."""
+    if p.name == view.me:
+        return wealth(view.loot, p.power)
+    unknown = max(0, p.loot_count - len(p.loot_seen))
+    return wealth(p.loot_seen[:p.loot_count], p.power, unknown)
+
+
+def diamond_counts(view: SeatView) -> dict[str, int]:
+    return {p.name: diamonds(view.loot if p.name == view.me else p.loot_seen)
+            for p in view.players if p.alive}
+
+
+def riches(view: SeatView) -> dict[str, int]:
+    """How rich each living player seems, the diamond bonus counted where it lies now."""
+    counts = diamond_counts(view)
+    top = [*sorted(counts.values(), reverse=True), 0, 0]
+    return {p.name: seems_worth(view, p)
+            + (DIAMOND_BONUS if counts[p.name] == top[0] > top[1] else 0)
+            for p in view.players if p.alive}
+
+
+def bang_chance(p: Seen) -> float:
+    return p.bullets.bang_share()
+
+
+def aimers(view: SeatView) -> list[Seen]:
+    """The living players aiming at me now."""
+    return [p for p in view.living_others() if p.target == view.me]
+
+
+def hit_chance(view: SeatView) -> float:
+    """The chance that at least one Bang! hits me if I stand."""
+    safe = 1.0
+    for p in aimers(view):
+        safe *= 1 - bang_chance(p) * STANDS
+    return 1 - safe
+
+
+def deadly(view: SeatView) -> bool:
+    """Enough guns point at me to kill me if each fires a Bang!."""
+    me = view.me_seen
+    return me.wounds + len(aimers(view)) >= me.wound_limit
+
+
+@dataclass(frozen=True, slots=True)
+class Taker:
+    """What a share's worth depends on, for the player who would take it."""
+
+    loot: Sequence[str]
+    power: str | None
+    wounds: int
+    wound_limit: int
+    last_round: bool
+    can_reload: bool  # holds a Click! while a Bang! may lie in the discard pile
+    rival_diamonds: int  # the most diamonds another living player holds
+
+
+def share_value(view: SeatView, share: str, bonus_weight: float = 0.5,
+                painting_weight: float = 1.0) -> float:
+    """What one share is worth to me now (`worth`), from what my seat knows."""
+    me = view.me_seen
+    counts = diamond_counts(view)
+    counts.pop(view.me, None)
+    taker = Taker(view.loot, me.power, me.wounds, me.wound_limit, view.round >= ROUNDS,
+                  bool(view.click and view.discards), max(counts.values(), default=0))
+    return worth(share, taker, bonus_weight, painting_weight)
+
+
+def worth(share: str, t: Taker, bonus_weight: float = 0.5, painting_weight: float = 1.0,
+          ) -> float:
+    """A share's worth: its money, the next painting of a set, a step towards the diamond
+    bonus, a healed wound, a Bang! back, the next round's desk."""
+    kind = kind_of(share)
+    if kind == TOKEN:
+        return 0 if t.last_round else TOKEN_VALUE
+    if kind == "bill":
+        return FACE_VALUE[share]
+    if kind == "painting":
+        n = sum(1 for c in t.loot if c == "painting") + (t.power == COLLECTOR)
+        return (painting_value(n + 1) - painting_value(n)) * painting_weight
+    if kind == "diamond":
+        return FACE_VALUE[share] + bonus_weight * bonus_step(diamonds(t.loot), t.rival_diamonds)
+    if kind == "first_aid":
+        return t.wounds * WOUND_COST * (2 if t.wounds + 1 >= t.wound_limit else 1)
+    return 6000 if t.can_reload else 0  # a Clip: a Bang! back, maybe
+
+
+def bonus_step(mine: int, rival: int) -> float:
+    """How much one more diamond moves me towards the $60k bonus (or stops a rival)."""
+    if mine + 1 > rival >= mine:  # I would lead alone
+        return DIAMOND_BONUS
+    if mine + 1 == rival:  # I would tie: nobody gets it
+        return DIAMOND_BONUS / 2
+    return DIAMOND_BONUS / 6 if mine < rival else DIAMOND_BONUS / 8
+
+
+def lie_down_gain(view: SeatView) -> float:
+    """What lying down brings by itself: the Doctor's healing, the Stealthy's $10k."""
+    me = view.me_seen
+    if me.power == DOCTOR and me.wounds:
+        return WOUND_COST
+    if me.power == STEALTHY and "bill10000" in view.table:
+        return 10000
+    return 0.0

@@ -1,0 +1,176 @@
+"""The balance lab's runner: many whole games between bots, on every core, repeatable.
+
+Game `i` of a run draws everything (the powers dealt, the engine's seed, each bot's seed)
+from its own generator, seeded by the run's seed and `i` alone; so a run gives the same
+games whatever the number of processes, and the records are put back in game order.
+Each game is kept as a small record (`GameRecord`, plain data) for the statistics.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from companion.bots.arena import Arena
+from companion.bots.random_bot import random_setup
+from companion.bots.strong import StrongBot
+from companion.bots.styles import (
+    AggressiveBot,
+    Bot,
+    CautiousBot,
+    GreedyBot,
+    RandomBot,
+    VengefulBot,
+)
+from companion.rules import GameState
+from companion.rules.scoring import scores
+
+STYLES: dict[str, type[Bot]] = {
+    b.style: b for b in (RandomBot, CautiousBot, AggressiveBot, GreedyBot, VengefulBot, StrongBot)
+}
+
+GameRecord = dict[str, Any]
+
+
+class LabError(RuntimeError):
+    """A game of the run failed; the message names it and holds the traceback."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a run plays: how many games, at which table, with which bots."""
+
+    games: int
+    players: int
+    styles: tuple[str, ...]  # bots by seat, turning one seat each game
+    seed: int = 0
+    powers: bool = True
+    cards: str = "digital"  # or "physical": hands are not kept (no strong bot)
+    playouts: int | None = None  # the strong bot's playouts per decision (None: its default)
+    checked: bool = False  # check every action against the engine's legal actions (tests)
+
+    def styles_of(self, game: int) -> list[str]:
+        """The bots of game `i` by seat. A table takes `players` styles in the order given,
+        from a start that moves on every `players` games; within those games its bots turn
+        one seat each game. So every style sits at every seat as often, and a style that
+        plays twice at a table (fewer styles than seats) is twinned at every seat alike."""
+        k, n = self.players, len(self.styles)
+        table = [self.styles[(game // k + m) % n] for m in range(k)]
+        return [table[(j + game) % k] for j in range(k)]
+
+
+def parse_styles(text: str) -> tuple[str, ...]:
+    """`"strong,random"` as a tuple of known styles; ValueError names what is wrong."""
+    names = tuple(s.strip() for s in text.split(","))
+    unknown = [s for s in names if s not in STYLES]
+    if not names or unknown:
+        raise ValueError(f"unknown bot style {', '.join(map(repr, unknown)) or repr(text)} "
+                         f"(known: {', '.join(STYLES)})")
+    return names
+
+
+def make_bot(style: str, seed: int, playouts: int | None = None) -> Bot:
+    if style == StrongBot.style and playouts is not None:
+        return StrongBot(seed, playouts=playouts)
+    return STYLES[style](seed)
+
+
+def play_game(plan: Plan, i: int) -> GameRecord:
+    """Game `i` of the plan, from its own seed, as a record."""
+    rnd = random.Random(f"lab:{plan.seed}:{i}")
+    setup = random_setup(rnd, plan.players, rnd.getrandbits(63), plan.powers, plan.cards)
+    styles = plan.styles_of(i)
+    bots = {name: make_bot(style, rnd.getrandbits(63), plan.playouts)
+            for name, style in zip(setup.players, styles, strict=True)}
+    arena = Arena(setup, bots, checked=plan.checked)
+    return record(arena.play(), styles, arena.actions)
+
+
+def record(s: GameState, styles: list[str], actions: int) -> GameRecord:
+    """The few facts of a finished game the lab's statistics need."""
+    totals = scores(s)
+    died: dict[str, int] = {}
+    godfather: dict[str, int] = {}
+    tokens: dict[str, int] = {}
+    for e in s.events:
+        if e["type"] == "eliminated":
+            died[e["player"]] = e["round"]
+        elif e["type"] == "round":
+            godfather[e["godfather"]] = godfather.get(e["godfather"], 0) + 1
+        elif e["type"] == "took" and e["loot"] == "godfather":
+            tokens[e["player"]] = tokens.get(e["player"], 0) + 1
+    return {
+        "rounds": s.round, "actions": actions,
+        "winners": [s.index[w] for w in s.winners],
+        "end": ending(s, totals),
+        "bonus_decided": bonus_decided(s, totals),
+        "seats": [{"style": styles[p.seat], "power": p.power, "alive": p.alive,
+                   "wounds": p.wounds, "total": totals[p.seat]["total"],
+                   "bonus": totals[p.seat]["diamond_bonus"] > 0,
+                   "died": died.get(p.name), "godfather": godfather.get(p.name, 0),
+                   "tokens": tokens.get(p.name, 0)} for p in s.players],
+    }
+
+
+def ending(s: GameState, totals: list[dict[str, int]]) -> str:
+    """How the game was decided: last one standing, nobody, money, wounds (R15), shared."""
+    living = s.living()
+    if len(living) <= 1:
+        return "last_standing" if living else "no_winner"
+    best = max(totals[p.seat]["total"] for p in living)
+    richest = [p for p in living if totals[p.seat]["total"] == best]
+    if len(richest) == 1:
+        return "richest"
+    return "tiebreak" if len(s.winners) < len(richest) else "shared"
+
+
+def bonus_decided(s: GameState, totals: list[dict[str, int]]) -> bool:
+    """The winners would differ without the $60k diamond bonus."""
+    living = s.living()
+    if len(living) <= 1 or not any(t["diamond_bonus"] for t in totals):
+        return False
+    plain = {p.name: (totals[p.seat]["total"] - totals[p.seat]["diamond_bonus"], p.wounds)
+             for p in living}
+    best = max(plain.values())
+    return sorted(n for n, v in plain.items() if v == best) != sorted(s.winners)
+
+
+def _chunk(args: tuple[Plan, int, int]) -> tuple[int, list[GameRecord]]:
+    plan, start, stop = args
+    records = []
+    for i in range(start, stop):
+        try:
+            records.append(play_game(plan, i))
+        except Exception as e:  # (sent back as text: not every exception unpickles)
+            raise LabError(f"game {i} of seed {plan.seed} failed:\n{traceback.format_exc()}"
+                           ) from e
+    return start, records
+
+
+def run(plan: Plan, jobs: int, tick: Callable[[int], None] = lambda done: None,
+        ) -> list[GameRecord]:
+    """Play the plan on `jobs` processes (1: in this one); `tick(done)` after each batch."""
+    size = max(1, min(50, plan.games // (jobs * 10) or 1))
+    if StrongBot.style in plan.styles:
+        size = 1
+    chunks = [(plan, i, min(i + size, plan.games)) for i in range(0, plan.games, size)]
+    records: list[GameRecord | None] = [None] * plan.games
+    done = 0
+    for start, batch in _batches(chunks, jobs):
+        records[start:start + len(batch)] = batch
+        done += len(batch)
+        tick(done)
+    return [r for r in records if r is not None]
+
+
+def _batches(chunks: list[tuple[Plan, int, int]], jobs: int,
+             ) -> Iterator[tuple[int, list[GameRecord]]]:
+    if jobs <= 1:
+        yield from map(_chunk, chunks)
+        return
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap_unordered(_chunk, chunks)

@@ -1,0 +1,62 @@
+"""The end of a game as the views show it: the count per player with the diamond cards
+that decide the bonus, the winners and the rule that chose them, and the end chart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.referee.board import Text, text
+from companion.referee.game import Game, engine_setup
+from companion.rules import GameState, apply_in_place, new_game
+from companion.rules.scoring import bonus_holder, diamond_cards, scores
+
+
+def final(s: GameState, totals: list[dict[str, int]]) -> dict[str, Any]:
+    """`final`: each player's count, with `diamond_cards` (the bonus goes to the living
+    player with strictly the most diamond cards, whatever their value); `result`."""
+    bonus = bonus_holder(s)
+    rows = [{"name": p.name, "alive": p.alive, "wounds": p.wounds, "loot": p.loot[:],
+             "score": totals[p.seat], "diamond_cards": diamond_cards(p),
+             "bonus": p is bonus} for p in s.players]
+    return {"final": rows, "result": {"winners": winners_text(s), "tiebreak": tiebreak(s)}}
+
+
+def winners_text(s: GameState) -> Text:
+    if not s.winners:
+        return text("final.nobody")
+    return text("final.winners" if len(s.winners) > 1 else "final.winner", names=s.winners)
+
+
+def tiebreak(s: GameState) -> Text:
+    """Why these winners (R9, R15): the last one standing, the richest, a tie settled by
+    wounds, or a shared win."""
+    living = s.living()
+    if len(living) <= 1:
+        return text("final.last_standing" if living else "final.nobody")
+    totals = scores(s)
+    best = max(totals[p.seat]["total"] for p in living)
+    tied = [p for p in living if totals[p.seat]["total"] == best]
+    if len(tied) == 1:
+        return text("final.richest")
+    if len(s.winners) == 1:
+        return text("final.tie_wounds", total={"money": best}, winner=s.winners[0])
+    return text("final.tie_shared", total={"money": best})
+
+
+def history(game: Game) -> dict[str, Any]:
+    """Each player's wealth at the end of every round, and who shot whom: for the end chart."""
+    s = new_game(engine_setup(game.setup))
+    wealth: list[dict[str, int]] = []
+    shots: list[dict[str, Any]] = []
+    for action in game.actions:
+        n = len(s.events)
+        apply_in_place(s, action)
+        for e in s.events[n:]:
+            if e["type"] in ("round", "game_over"):
+                totals = scores(s)
+                wealth.append({p.name: totals[p.seat]["total"] for p in s.players})
+            elif e["type"] == "wounded":
+                shots += [{"round": e["round"], "by": b, "player": e["player"]} for b in e["by"]]
+    return {"wealth": wealth, "shots": shots}  # one point per round played
+
+

@@ -1,0 +1,82 @@
+"""Quality gates on every page a player or the Godfather sees, in every language: axe-core
+finds no serious or critical accessibility violation, and the phone pages fit 360 px."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+from stack import PIN
+from test_languages_and_end import play_to_the_end, start
+
+from companion.dashboard.i18n import LANGUAGES
+
+BLOCKING = ("serious", "critical")
+NARROW = {"width": 360, "height": 780}
+OVERFLOW = """() => [document.documentElement.scrollWidth, window.innerWidth,
+  [...document.querySelectorAll('body *')].filter(
+    (e) => e.getBoundingClientRect().right > window.innerWidth + 0.5).map(
+    (e) => e.tagName + (e.id ? '#' + e.id : '') + '.' + e.className).slice(0, 5)]"""
+
+
+@pytest.fixture(scope="module")
+def axe():
+    from axe_playwright_python.sync_playwright import Axe
+
+    return Axe()
+
+
+def blocking_violations(axe, page) -> list[str]:
+    """Each serious or critical rule broken on the page, with the first elements at fault."""
+    found = axe.run(page).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {v['help']} at "
+            + "; ".join(n["target"][0] for n in v["nodes"][:3])
+            for v in found if v["impact"] in BLOCKING]
+
+
+def check_in_every_language(axe, page, url: str, ready: str) -> list[str]:
+    """The page at `url` in each language, once `ready` (a selector) shows it has drawn."""
+    failed = []
+    for lang in LANGUAGES:
+        page.goto(f"{url}?lang={lang}")
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        expect(page.locator(ready).first).to_be_visible()
+        failed += [f"{url} [{lang}] {v}" for v in blocking_violations(axe, page)]
+    return failed
+
+
+def log_in(page) -> None:
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    expect(page.locator("body")).to_have_attribute("data-live", "yes")
+
+
+def test_no_serious_accessibility_violation_on_any_page(live, open_page, axe):
+    start(live, powers={"Ana": "hustler", "Bob": "kid", "Cyd": "doctor", "Dee": "greedy"})
+    phone = open_page(f"/seat/1?token={live.table.access.seat_token(1)}", size="phone")
+    expect(phone.locator("#hand")).to_contain_text("Bang!")
+    failed = check_in_every_language(axe, phone, live.url + "/seat/1", "#hand")
+    table = open_page("/")
+    failed += check_in_every_language(axe, table, live.url + "/", ".seat")
+    referee = open_page("/referee")
+    failed += check_in_every_language(axe, referee, live.url + "/referee", "#pin")
+    log_in(referee)
+    failed += check_in_every_language(axe, referee, live.url + "/referee", "#actions")
+    failed += check_in_every_language(axe, referee, live.url + "/calibrate", "#matrix")
+    failed += check_in_every_language(axe, referee, live.url + "/sim", ".guns")
+    play_to_the_end(live)
+    failed += check_in_every_language(axe, table, live.url + "/", ".final .scores")
+    assert not failed, "\n".join(failed)
+
+
+def test_the_phone_pages_fit_a_360_px_screen(live, open_page):
+    start(live, powers={"Ana": "hustler", "Bob": "kid"})
+    phone = open_page(f"/seat/1?token={live.table.access.seat_token(1)}", size="phone")
+    referee = open_page("/referee", size="phone")
+    log_in(referee)
+    for page, ready in ((phone, "#hand"), (referee, "#actions")):
+        page.set_viewport_size(NARROW)
+        for lang in LANGUAGES:
+            page.goto(f"{page.url.split('?')[0]}?lang={lang}")
+            expect(page.locator(ready).first).to_be_visible()
+            scroll_width, inner_width, wide = page.evaluate(OVERFLOW)
+            assert scroll_width <= inner_width, (page.url, lang, scroll_width, wide)

@@ -1,0 +1,234 @@
+"""The table view read from two metres, in Chromium on the real referee and sensors:
+whole rounds played by the simulated guns and standees, checked on the seats."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from companion.referee.commands import Auth
+
+GODFATHER = Auth(control=True)
+NAMES = ("Ana", "Bob", "Cyd", "Dee")
+NAMES8 = ("Anastasia", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal")
+LANGS = ("en", "fr", "de", "es")
+
+
+def new_game(live, names=NAMES, **options) -> None:
+    live.table.command({"type": "new_game", "version": live.table.version,
+                        "players": list(names), "powers": options.pop("powers", "none"),
+                        "cards": "physical", **options}, GODFATHER)
+
+
+def act(live, action: dict) -> None:
+    live.table.command({"type": "action", "version": live.table.version, "action": action},
+                       GODFATHER)
+
+
+def countdown(live, page, step: str) -> None:
+    """Count to three and wait until the page shows the step the count leads to."""
+    live.table.command({"type": "countdown", "version": live.table.version}, GODFATHER)
+    expect(page.locator("#step")).to_contain_text(step, timeout=10_000)
+
+
+def arrow_style(page, selector: str) -> dict:
+    return page.locator(selector).first.evaluate(
+        "e => ({dash: getComputedStyle(e).strokeDasharray, "
+        "width: parseFloat(getComputedStyle(e).strokeWidth)})")
+
+
+def seat(page, n: int):
+    return page.locator(f'.seat[data-seat="{n}"]')
+
+
+def test_a_round_read_on_the_seats(live, open_page, screenshot):
+    sim = live.table.simulator
+    new_game(live)
+    page = open_page("/")
+    for name in NAMES:
+        act(live, {"type": "choose", "player": name})
+    for gun, target in ((1, 2), (2, 3), (3, 1)):  # Dee never raises hers
+        sim.aim(gun, target)
+    expect(page.locator("svg.arrows .aim.live")).to_have_count(3)
+    expect(page.locator("#banner")).to_have_text(
+        "Ana, Bob, Cyd and Dee: aim your guns, the Godfather counts to three.")
+    live_style = arrow_style(page, "svg.arrows .aim.live")
+
+    countdown(live, page, "Godfather's privilege")  # after "three": only the counted aims
+    expect(page.locator("svg.arrows .aim.counted")).to_have_count(3)
+    expect(page.locator("svg.arrows .aim.live")).to_have_count(0)
+    counted_style = arrow_style(page, "svg.arrows .aim.counted")
+    assert live_style["dash"] != "none" and counted_style["dash"] == "none"
+    assert counted_style["width"] > live_style["width"]
+    expect(seat(page, 4).locator(".mark")).to_have_text(["Too slow"])
+    expect(seat(page, 1).locator(".mark")).to_have_text(["Aims at Bob"])
+    sim.raise_gun(1, False)  # Ana lowers her gun: the aim that counted stays drawn
+    expect(seat(page, 1).locator(".gun-state")).to_have_text("Gun down")
+    expect(page.locator('svg.arrows .aim.counted[data-from="1"]')).to_have_attribute("data-to", "2")
+    screenshot(page, "table-counted-tablet")
+
+    act(live, {"type": "privilege", "player": "Ana", "order": None})
+    sim.tip(3)  # Cyd lies down
+    countdown(live, page, "Card effects")
+    expect(seat(page, 3).locator(".standee")).to_have_text("Lying down")
+    for name, card in (("Ana", "bang"), ("Dee", "click")):
+        if any(a.type == "reveal" and a.player == name for a in live.table.legal()):
+            act(live, {"type": "reveal", "player": name, "card": card})
+    expect(page.locator("#step")).to_contain_text("Loot split")
+    expect(seat(page, 1).locator(".mark")).to_have_text(["Bang! at Bob: hit"])
+    expect(seat(page, 2).locator(".mark")).to_have_text(["Shot by Ana"])
+    expect(seat(page, 2).locator(".wound.hit")).to_have_count(1)
+    expect(seat(page, 2).locator(".standee")).to_have_text("Wounded: lie down!")
+    expect(seat(page, 4).locator(".mark")).to_have_text(["Too slow"])
+    expect(seat(page, 3).locator(".standee")).to_have_text("Lay down: no share")
+    expect(page.locator("svg.arrows .aim")).to_have_count(0)  # the split: no arrow
+    expect(page.locator("#banner")).to_contain_text("Bob, you are wounded: lie your standee down.")
+    sim.tip(2)
+    expect(page.locator("#banner")).not_to_contain_text("wounded")
+
+    page.click("#replay-open")  # Show me: the courage count, then the hold-up's
+    dialog = page.locator("#replay")
+    expect(dialog.locator(".replay")).to_have_attribute("data-step", "courage")
+    expect(dialog.locator('.replay-row[data-player="Cyd"] .verdict')).to_have_text("Lies down")
+    dialog.get_by_role("button", name="Hold-up").click()
+    expect(dialog.locator('.replay-row[data-player="Dee"] .reasons')).to_have_text(
+        "No aim held: too slow.")
+    expect(dialog.locator('.replay-row[data-player="Ana"] .reasons li').first).to_have_text(
+        re.compile(r"^Bob: held \d+ ms, counted\.$"))
+    expect(dialog.locator('.replay-row[data-player="Ana"] .tl.counted')).to_have_count(1)
+    expect(dialog.locator(".recount")).to_have_count(0)  # the table view only shows
+    screenshot(page, "table-replay-tablet")
+    dialog.get_by_role("button", name="Close").click()
+
+    while live.table.game.state.phase == "split":  # the shares, until round 2
+        act(live, next(a.to_dict() for a in live.table.legal() if a.type == "take"))
+    expect(page.locator("#step")).to_contain_text("Round 2 of 8")
+    expect(page.locator(".seat .mark")).to_have_count(0)  # nothing from round 1 on the seats
+    expect(page.locator("svg.arrows .aim")).to_have_count(0)
+    expect(seat(page, 3).locator(".standee")).to_have_text("Stand it back up!")
+    expect(page.locator("#banner")).to_contain_text("Bob and Cyd: stand your standees back up.")
+    sim.stand(3)
+    expect(seat(page, 3).locator(".standee")).to_have_text("Standing")
+    expect(page.locator("#replay-open")).to_be_hidden()
+
+    # the log: the newest round on top, each round in reading order
+    rounds = page.locator("#log .log-round")
+    expect(rounds.locator("h3")).to_have_text(["Round 2", "Round 1"])
+    events = [e for e in live.table.public_state()["events"] if e["round"] == 1]
+    shown = rounds.nth(1).locator("li")
+    expect(shown).to_have_count(len(events))
+    expect(shown.first).to_contain_text("Round 1: Ana is the Godfather.")
+    expect(rounds.nth(1).locator('li[data-type="wounded"]')).to_have_text("Ana shot Bob: 1 wound.")
+    kinds = rounds.nth(1).locator("li").evaluate_all("l => l.map(e => e.dataset.type)")
+    assert kinds == [e["type"] for e in events]
+
+
+def test_the_godfather_recounts_from_the_replay(live, open_page):
+    from test_referee import log_in
+
+    sim = live.table.simulator
+    new_game(live)
+    referee = open_page("/referee")
+    table_view = open_page("/")
+    log_in(referee)
+    for name in NAMES:
+        act(live, {"type": "choose", "player": name})
+    for gun, target in ((1, 2), (2, 3), (3, 1)):
+        sim.aim(gun, target)
+    countdown(live, referee, "Godfather's privilege")
+    expect(seat(table_view, 4).locator(".mark")).to_have_text(["Too slow"])
+    referee.click("#replay-open")
+    row = referee.locator('#replay .replay-row[data-player="Dee"]')
+    expect(row.locator(".verdict")).to_have_text("Too slow")
+    row.get_by_role("button", name="aims at Ana").click()  # Dee swears she aimed at Ana
+    expect(row.locator(".badge.manual")).to_have_text("Recounted by the Godfather")
+    expect(row.locator(".reasons")).to_have_text("No aim held: too slow.")  # still on record
+    expect(seat(table_view, 4).locator(".mark")).to_have_text(["Aims at Ana"])
+    expect(table_view.locator('svg.arrows .aim.counted[data-from="4"]')).to_have_attribute(
+        "data-to", "1")
+    entries = live.table.journal.entries(live.table.game.id)
+    dee = [e for e in entries if e.action.type == "aim" and e.action.player == "Dee"]
+    assert [(e.action.target, e.source) for e in dee] == [("Ana", "override")]
+
+
+def seat_text_sizes(page) -> dict:
+    """The smallest font size of any text drawn in a seat, and of the names."""
+    return page.evaluate("""() => {
+      const sizes = [];
+      for (const seat of document.querySelectorAll('#felt .seat')) {
+        const walker = document.createTreeWalker(seat, NodeFilter.SHOW_TEXT);
+        while (walker.nextNode()) {
+          const node = walker.currentNode;
+          if (!node.textContent.trim() || !node.parentElement.getClientRects().length) continue;
+          sizes.push(parseFloat(getComputedStyle(node.parentElement).fontSize));
+        }
+      }
+      const names = [...document.querySelectorAll('#felt .seat .name')].map(
+        (n) => parseFloat(getComputedStyle(n).fontSize));
+      return {smallest: Math.min(...sizes), names: Math.min(...names), count: sizes.length};
+    }""")
+
+
+LAYOUT = """() => {
+  const box = (e) => e.getBoundingClientRect();
+  const seats = [...document.querySelectorAll('#felt .seat')].map(box);
+  const felt = box(document.getElementById('felt'));
+  const overlaps = [];
+  seats.forEach((a, i) => seats.slice(i + 1).forEach((b, j) => {
+    const cross = a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    if (cross) overlaps.push([i, i + j + 1]);
+  }));
+  const inside = seats.every((s) => s.left >= felt.left - 1 && s.right <= felt.right + 1
+    && s.top >= felt.top - 1 && s.bottom <= felt.bottom + 1);
+  const arrows = box(document.querySelector('svg.arrows'));
+  const apart = (a, b) => a.right <= b.left || b.right <= a.left
+    || a.bottom <= b.top || b.bottom <= a.top;
+  const side = ['round', 'loot', 'log'].map((id) => box(document.getElementById(id)));
+  return {overlaps, inside, sideClear: side.every((s) => apart(s, arrows)),
+          countdownClear: side.every((s) => apart(s, box(document.getElementById('countdown')))),
+          scroll: document.scrollingElement.scrollWidth};
+}"""
+
+
+@pytest.mark.guns(8)
+def test_eight_seats_read_from_two_metres_in_every_language(live, open_page, screenshot):
+    """1280×800: no seat text under 20 px, names at least 28 px, no seat over another,
+    and the round, the loot and the log apart from the arrows and the countdown."""
+    sim = live.table.simulator
+    powers = ("unbreakable", "junk_dealer", "good_friend", "professional", "collector",
+              "dictator", "lucky_man", "stealthy")  # long names, no window in the hold-up
+    new_game(live, names=NAMES8, powers=dict(zip(NAMES8, powers, strict=True)), seed=4)
+    page = open_page("/")
+    for name in NAMES8:
+        act(live, {"type": "choose", "player": name})
+    for gun in range(1, 8):  # Hal is too slow
+        sim.aim(gun, gun % 8 + 1)
+    live.table.command({"type": "countdown", "version": live.table.version}, GODFATHER)
+    expect(page.locator("#step")).not_to_contain_text("counting")
+    while unclear := [a for a in live.table.legal() if a.type == "aim" and a.target]:
+        act(live, unclear[0].to_dict())  # an aim the sensors left unclear: the Godfather taps
+    expect(page.locator("#step")).to_contain_text("Godfather's privilege")
+    expect(page.locator("svg.arrows .aim.counted")).to_have_count(7)
+    for lang in LANGS:
+        page.goto(f"{live.url}/?lang={lang}")
+        expect(page.locator(".seat .mark")).to_have_count(8)
+        sizes = seat_text_sizes(page)
+        assert sizes["count"] > 8 * 6 and sizes["smallest"] >= 20 and sizes["names"] >= 28, lang
+        layout = page.evaluate(LAYOUT)
+        assert layout["overlaps"] == [] and layout["inside"], (lang, layout)
+        assert layout["sideClear"] and layout["countdownClear"] and layout["scroll"] <= 1280
+        screenshot(page, f"table-8-{lang}-tablet")
+    for n in (4, 5, 6, 7):  # fewer players, in French (long words), a card down on most seats
+        live.table.command({"type": "new_game", "version": live.table.version, "abandon": True,
+                            "players": list(NAMES8[:n]), "cards": "physical",
+                            "powers": dict(zip(NAMES8[:n], powers, strict=False))}, GODFATHER)
+        for name in NAMES8[:n - 1]:
+            act(live, {"type": "choose", "player": name})
+        page.goto(f"{live.url}/?lang=fr")
+        expect(page.locator(".seat .mark")).to_have_count(n - 1)
+        sizes = seat_text_sizes(page)
+        assert sizes["smallest"] >= 20 and sizes["names"] >= 28, n
+        layout = page.evaluate(LAYOUT)
+        assert layout["overlaps"] == [] and layout["inside"] and layout["sideClear"], (n, layout)

@@ -1,0 +1,147 @@
+"""The league's records on SQLite and on a real PostgreSQL server: results replayed, stored
+once, rated as openskill rates them; forgeries flagged and never rated; the organiser's
+decisions rate every game again."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from openskill.models import PlackettLuce
+from sqlalchemy import insert
+
+from companion.league.result import parse_claim
+from companion.league.schema import LATEST, SchemaError, migrations_table, version
+from companion.league.simtable import sim_game
+from companion.league.store import Store, StoreError
+from companion.league.verify import verify
+
+SEATINGS = [("Ana", "Bob", "Cyd", "Dee", "Eve"), ("Bob", "Fay", "Ana", "Gus"),
+            ("Hal", "Cyd", "Ana", "Bob", "Fay", "Eve"), ("Dee", "Eve", "Fay", "Gus")]
+
+
+def message(table: str, seed: int, names: tuple[str, ...]) -> dict:
+    """A played game's result; each seed its own journal (its tag), its game number 1."""
+    return sim_game(seed, len(names), names).result(table, f"{seed:012x}",
+                                                    1_700_000_000_000.0 + seed)
+
+
+def take(store: Store, msg: dict, table: str | None = None):
+    claim = parse_claim(json.dumps(msg).encode(), table or msg["table"])
+    return store.add(claim, verify(claim), 1_700_000_000_500.0)
+
+
+def expected_ratings(messages: list[dict]) -> dict[str, tuple[float, float, int]]:
+    """The ratings computed here, from the claimed results, with openskill alone."""
+    model = PlackettLuce()
+    now: dict[str, tuple[float, float, int]] = {}
+    for msg in messages:
+        keys = [(p["name"] in msg["winners"], p["alive"], p["score"] if p["alive"] else 0)
+                for p in msg["players"]]
+        ranks = [1 + sum(k2 > k for k2 in keys) for k in keys]
+        teams = [[model.rating(*now.get(p["name"], (25.0, 25 / 3, 0))[:2])]
+                 for p in msg["players"]]
+        for p, team in zip(msg["players"], model.rate(teams, ranks=ranks), strict=True):
+            now[p["name"]] = (team[0].mu, team[0].sigma, now.get(p["name"], (0, 0, 0))[2] + 1)
+    return now
+
+
+def check_standings(store: Store, messages: list[dict]) -> None:
+    expected = expected_ratings(messages)
+    standings = store.standings()
+    assert {p["name"] for p in standings} == set(expected)
+    for p in standings:
+        mu, sigma, games = expected[p["name"]]
+        assert p["mu"] == pytest.approx(mu) and p["sigma"] == pytest.approx(sigma)
+        assert p["games"] == games
+        assert p["rating"] == pytest.approx(mu - 3 * sigma, abs=1e-3)
+    ratings = [p["rating"] for p in standings]
+    assert ratings == sorted(ratings, reverse=True)
+
+
+def test_results_are_replayed_stored_once_and_rated_as_openskill_rates_them(database_url):
+    store = Store(database_url)
+    messages = [message(f"t{i % 2}", seed, names) for i, (seed, names) in
+                enumerate(zip((3, 5, 8, 13), SEATINGS, strict=True))]
+    for msg in messages:
+        stored = take(store, msg)
+        assert stored.new and stored.status == "accepted"
+    again = take(store, messages[1])
+    assert not again.new and again.status == "accepted"
+    check_standings(store, messages)
+    assert store.roster() == sorted({n for names in SEATINGS for n in names})
+    ana = next(p for p in store.standings() if p["name"] == "Ana")
+    history = store.player(ana["id"])["history"]
+    assert len(history) == 3 and all(h["change"] is not None for h in history)
+    game = store.game(history[0]["game"])
+    assert game["chart"]["winners"] == messages[2]["winners"]
+    assert len(game["chart"]["history"]["wealth"]) == 8 or not all(
+        p["alive"] for p in messages[2]["players"])
+    store.close()
+
+
+def test_a_forged_score_is_flagged_kept_and_never_rated(database_url):
+    store = Store(database_url)
+    honest = message("t1", 21, SEATINGS[0])
+    take(store, honest)
+    forged = message("t2", 34, SEATINGS[1])
+    loser = next(p for p in forged["players"] if p["name"] not in forged["winners"])
+    loser["score"] += 100_000
+    stored = take(store, forged)
+    assert stored.status == "flagged"
+    game = store.game(stored.id)
+    assert game["mismatch"] and any(f"{loser['name']}'s score" in p for p in game["problems"])
+    assert game["results"] == []  # never rated
+    check_standings(store, [honest])
+    assert "Gus" not in store.roster()  # a forged game brings no one to the roster
+    with pytest.raises(StoreError, match="never rated"):
+        store.decide(stored.id, "restore", None)
+    store.close()
+
+
+def test_the_organiser_flags_voids_and_restores_and_every_game_is_rated_again(database_url):
+    store = Store(database_url)
+    messages = [message("t1", seed, names)
+                for seed, names in zip((2, 4, 6), SEATINGS, strict=False)]
+    ids = [take(store, m).id for m in messages]
+    assert store.decide(ids[1], "flag", "two players swapped seats") == "flagged"
+    check_standings(store, [messages[0], messages[2]])
+    assert store.game(ids[1])["note"] == "two players swapped seats"
+    assert store.decide(ids[1], "restore", None) == "accepted"
+    check_standings(store, messages)
+    assert store.decide(ids[0], "void", None) == "voided"
+    check_standings(store, messages[1:])
+    assert store.counts() == {"accepted": 2, "voided": 1}
+    with pytest.raises(StoreError, match="no game"):
+        store.decide(999, "void", None)
+    with pytest.raises(StoreError, match="decision"):
+        store.decide(ids[0], "delete", None)
+    store.close()
+
+
+def test_a_scenario_that_is_no_table_export_is_flagged(database_url):
+    store = Store(database_url)
+    msg = message("t1", 9, SEATINGS[0])
+    msg["scenario"] = msg["scenario"].replace("actions:", "start: {round: 8}\nactions:", 1)
+    stored = take(store, msg)
+    assert stored.status == "flagged"
+    assert "mid-game" in store.game(stored.id)["problems"][0]
+    cut = message("t1", 10, SEATINGS[0])
+    cut["scenario"] = "\n".join(cut["scenario"].splitlines()[:-12]) + "\n"
+    stored = take(store, cut)
+    assert "not over" in store.game(stored.id)["problems"][0]
+    store.close()
+
+
+def test_the_schema_is_migrated_once_and_a_newer_database_is_refused(database_url):
+    store = Store(database_url)
+    assert store.migrated == [LATEST]
+    store.close()
+    again = Store(database_url)
+    assert again.migrated == []
+    with again.engine.begin() as conn:
+        assert version(conn) == LATEST
+        conn.execute(insert(migrations_table).values(version=LATEST + 1, applied_ms=0))
+    again.close()
+    with pytest.raises(SchemaError, match="newer"):
+        Store(database_url)
