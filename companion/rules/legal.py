@@ -97,6 +97,12 @@ def draw_legal(s: GameState, rnd: Random) -> tuple[Action, GameState] | None:
     count, nth = ph.count, ph.nth
     if count is not None and nth is not None:  # (a step of everyone at once: counted, only
         return nth(s, _below(rnd, count(s))), s  # the action drawn is built)
+    action = _draw_offered(ph, s, rnd)
+    return None if action is None else (action, s)
+
+
+def _draw_offered(ph: Phase, s: GameState, rnd: Random) -> Action | None:
+    """`draw_legal` at a step that lists its actions (one player's turn), at no window."""
     offered = ph.actions(s)
     n = len(offered)
     extra = beside(ph, s) if ph.beside else ()
@@ -104,7 +110,7 @@ def draw_legal(s: GameState, rnd: Random) -> tuple[Action, GameState] | None:
     if not total:
         return None
     i = _below(rnd, total)
-    return (offered[i] if i < n else extra[i - n]), s
+    return offered[i] if i < n else extra[i - n]
 
 
 def play_legal(s: GameState, rnd: Random) -> tuple[Action, GameState] | None:
@@ -125,10 +131,16 @@ def play_legal(s: GameState, rnd: Random) -> tuple[Action, GameState] | None:
         if not s.to_act:  # (the step goes on while someone has to act)
             settle(s)
         return action, s
-    drawn = draw_legal(s, rnd)
-    if drawn is not None:
-        apply_in_place(drawn[1], drawn[0])
-    return drawn
+    if s.rests_at is not None:
+        action, at = _draw_past_windows(s, rnd, keep=True)
+        apply_in_place(at, action)
+        return action, at
+    drawn = _draw_offered(ph, s, rnd)
+    if drawn is None:
+        return None
+    ph.accepts[drawn.type](s, s.players[s.index[drawn.player]], drawn)  # (`apply_in_place`)
+    settle(s)
+    return drawn, s
 
 
 def _below(rnd: Random, n: int) -> int:
@@ -156,32 +168,35 @@ def _nth(t: GameState, i: int) -> Action:
     return offered[i] if i < len(offered) else beside(ph, t)[i - len(offered)]
 
 
-def _draw_past_windows(s: GameState, rnd: Random) -> tuple[Action, GameState]:
+def _draw_past_windows(s: GameState, rnd: Random, keep: bool = False,
+                       ) -> tuple[Action, GameState]:
     """`draw_legal` at a window: its holder's actions, then those past it, and so on;
     each window passed in place (put back at the end) when that only moves the game on,
-    else on a copy."""
-    heads: list[tuple[Sequence[Action], GameState]] = []
+    else on a copy. With `keep` (the caller owns `s` and applies the action drawn), only
+    the windows past the one the action belongs to are put back: the state handed is
+    where the action applies, not passed a second time."""
+    heads: list[tuple[Sequence[Action], GameState, int]] = []  # (+ the passes before it)
     moves: list[tuple[GameState, Moved]] = []
     t = s
     while t.rests_at is not None:
         ph = PHASE[t.phase]
         w, head = _resting(ph, t)
-        heads.append((head, t))
+        heads.append((head, t, len(moves)))
         moved = _pass_in_place(t, w)
         if moved is None:
             t = t.copy()
             pass_window(t, w.name)
         else:
             moves.append((t, moved))
-    i = _below(rnd, sum(len(head) for head, _ in heads) + _count(t))
-    for head, at in heads:
+    i = _below(rnd, sum(len(head) for head, _, _ in heads) + _count(t))
+    for head, at, passes in heads:
         if i < len(head):
-            drawn = head[i], at
+            drawn, before = (head[i], at), passes
             break
         i -= len(head)
     else:
-        drawn = _nth(t, i), t
-    for at, moved in reversed(moves):
+        drawn, before = (_nth(t, i), t), len(moves)
+    for at, moved in reversed(moves[before:] if keep else moves):
         _put_back(at, moved)
     return drawn
 

@@ -182,11 +182,9 @@ def may_order(s: GameState) -> Player | None:
     return s.players[s.godfather]
 
 
-def orders(s: GameState, g: Player) -> list[Action]:
-    out = [act("privilege", g.name, "order", None)]
-    for o in steps.orderable(s):
-        out.append(act("privilege", g.name, "order", o.name))
-    return out
+def orders(s: GameState, g: Player) -> Sequence[Action]:
+    """No order, or an order to each orderable player (built only when drawn)."""
+    return Offer("privilege", g.name, "order", [None, *(o.name for o in steps.orderable(s))])
 
 
 # -- courage (R6) and the Smart (R28) ------------------------------------------------------
