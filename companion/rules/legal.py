@@ -72,13 +72,15 @@ class LegalActions(Built):
         return self._head[i] if i < self._split else self._rest[i - self._split]
 
     def __iter__(self) -> Iterator[Action]:
-        yield from self._head
-        yield from self._rest
+        return iter(self.listed())
+
+    def listed(self) -> list[Action]:
+        return [*self._head, *self._rest]
 
 
 def legal_actions(s: GameState) -> list[Action]:
     """Every action `apply` accepts now, those that pass an optional window included."""
-    return list(LegalActions(s))
+    return LegalActions(s).listed()
 
 
 # -- drawing one, for a player that owns the state -----------------------------------------

@@ -56,18 +56,22 @@ class Built(Sequence[Action]):
 
 
 class Menu(Built):
-    """`count` actions of `s`; the i-th is `at(s, i)`."""
+    """`count` actions of `s`; the i-th is `at(s, i)`, all of them in order `listed(s)`."""
 
-    __slots__ = ("_at", "_count", "_s")
+    __slots__ = ("_at", "_count", "_listed", "_s")
 
-    def __init__(self, s: GameState, count: int, at: Callable[[GameState, int], Action]) -> None:
-        self._s, self._count, self._at = s, count, at
+    def __init__(self, s: GameState, count: int, at: Callable[[GameState, int], Action],
+                 listed: Callable[[GameState], list[Action]]) -> None:
+        self._s, self._count, self._at, self._listed = s, count, at, listed
 
     def __len__(self) -> int:
         return self._count
 
     def built(self, i: int) -> Action:
         return self._at(self._s, i)
+
+    def __iter__(self) -> Iterator[Action]:  # (a bot listing them all: one call, not one each)
+        return iter(self._listed(self._s))
 
 
 class Offer(Built):

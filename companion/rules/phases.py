@@ -77,11 +77,12 @@ class Phase:
     stage: str | None = None  # the referee stage it needs: COUNTDOWN, or None
     # the legal actions of `waiting`, in order, listed; or, for a step of everyone at once,
     # counted and built by index: its `start` notes whom it waits for (`GameState.to_act`),
-    # its handler takes off whoever acts, `count` says how many actions they have and `nth`
-    # builds the i-th
+    # its handler takes off whoever acts, `count` says how many actions they have, `nth`
+    # builds the i-th and `listed` all of them, in the same order
     offers: Callable[[GameState], Sequence[Action]] | None = None
     count: Callable[[GameState], int] | None = None
     nth: Callable[[GameState, int], Action] | None = None
+    listed: Callable[[GameState], list[Action]] | None = None
     windows: tuple[Window, ...] = ()  # the optional actions it opens
     # once it ends; by default on to the next step of `state.PHASES` (the last has none)
     then: Callable[[GameState], None] | None = None
@@ -105,11 +106,13 @@ class Phase:
         object.__setattr__(self, "moves_on", self.then is None and at + 1 < len(PHASES))
         if self.moves_on:
             object.__setattr__(self, "then", turn.goto(PHASES[at + 1]))
-        waiting, offers, count, nth = self.waiting, self.offers, self.count, self.nth
+        waiting, offers, count, nth, listed = (
+            self.waiting, self.offers, self.count, self.nth, self.listed)
         object.__setattr__(self, "pends", nth is not None)
         if count is not None and nth is not None:
+            assert listed is not None, self.name
             object.__setattr__(self, "busy", turn.left_to_act)
-            object.__setattr__(self, "actions", lambda s: Menu(s, count(s), nth))
+            object.__setattr__(self, "actions", lambda s: Menu(s, count(s), nth, listed))
         else:
             assert offers is not None, self.name
             object.__setattr__(self, "busy", self.someone or (lambda s: bool(waiting(s))))
@@ -174,11 +177,11 @@ TABLE: tuple[Phase, ...] = (  # Phase(name, words, acts, handlers, ...), in the 
           waiting_words="waiting for the Godfather ({names}) to enter the cards turned up"),
     Phase(CHOOSE, "bullet choice", ALL, {"choose": steps.choose},
           duty="choose", waiting=steps.choosers, start=turn.choosing,
-          count=turn.choices_count, nth=turn.nth_choice,
+          count=turn.choices_count, nth=turn.nth_choice, listed=turn.choices_listed,
           waiting_words="waiting for {names} to choose a card"),
     Phase(HOLDUP, "hold-up", ALL, {"aim": steps.aim}, stage=COUNTDOWN, windows=(SWAP_WINDOW,),
           duty="holdup", waiting=turn.aiming, start=turn.aiming_starts,
-          count=turn.aims_count, nth=turn.nth_aim,
+          count=turn.aims_count, nth=turn.nth_aim, listed=turn.aims_listed,
           waiting_words="waiting for aims from {names}"),
     Phase(PRIVILEGE, "Godfather's privilege", GODFATHER, {"aim": steps.aim_ordered},
           windows=(PRIVILEGE_WINDOW,),  # the player ordered aims again
@@ -187,7 +190,7 @@ TABLE: tuple[Phase, ...] = (  # Phase(name, words, acts, handlers, ...), in the 
     Phase(COURAGE, "courage", ALL, {"courage": steps.courage}, stage=COUNTDOWN,
           windows=(SMART_WINDOW,),
           duty="courage", waiting=turn.deciding, start=turn.deciding_starts,
-          count=turn.courage_count, nth=turn.nth_courage,
+          count=turn.courage_count, nth=turn.nth_courage, listed=turn.courage_listed,
           waiting_words="waiting for {names} to lie down or stand"),
     Phase(REVEAL, "card reveals", ALL, {"reveal": steps.reveal},  # the cards that count
           then=turn.resolve_cards,  # then the split, or the end (R9)

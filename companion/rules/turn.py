@@ -114,6 +114,21 @@ def nth_choice(s: GameState, i: int) -> Action:
     raise IndexError(i)
 
 
+def choices_listed(s: GameState) -> list[Action]:
+    """`nth_choice` of every index, built in one pass."""
+    players = s.players
+    if s.physical:
+        return [act("choose", players[seat].name, "card", None) for seat in s.to_act]
+    out = []
+    for seat in s.to_act:
+        p = players[seat]
+        if p.bang:
+            out.append(act("choose", p.name, "card", BANG))
+        if p.click:
+            out.append(act("choose", p.name, "card", CLICK))
+    return out
+
+
 # -- hold-up (R4, R25) and the Cunning (R17) -----------------------------------------------
 
 
@@ -142,6 +157,11 @@ def nth_aim(s: GameState, i: int) -> Action:
     """Each aimer's aims, in seating order: too slow, then every other living player."""
     j, t = divmod(i, len(s.living_names))
     return aims(s.players[s.to_act[j]].name, s.living_names)[t]
+
+
+def aims_listed(s: GameState) -> list[Action]:
+    players, living = s.players, s.living_names
+    return [a for seat in s.to_act for a in aims(players[seat].name, living)]
 
 
 def _once_all_have(s: GameState, mark: str, can: Callable[[GameState], bool], power: str,
@@ -206,6 +226,12 @@ def deciding(s: GameState) -> list[Player]:
 def nth_courage(s: GameState, i: int) -> Action:
     """Each undecided player stands or lies down, in seating order."""
     return act("courage", s.players[s.to_act[i >> 1]].name, "down", bool(i & 1))
+
+
+def courage_listed(s: GameState) -> list[Action]:
+    players = s.players
+    return [act("courage", players[seat].name, "down", down)
+            for seat in s.to_act for down in (False, True)]
 
 
 def may_smart(s: GameState) -> Player | None:
