@@ -61,7 +61,10 @@ def take_options(s: GameState, p: Player) -> Options:
     Greedy's pairs; (None,) when nothing may be taken (R10, R19, R22)."""
     if greedy_may_double(p):  # (pairs of the same card count: the whole table)
         return options(tuple(sorted(s.table)), s.token, s.forbidden, True)
-    return options(frozenset(s.table), s.token, s.forbidden, False)
+    shares = {*s.table, TOKEN} if s.token else set(s.table)  # (`options`, written out)
+    if s.forbidden is not None:
+        shares = {x for x in shares if kind_of(x) != s.forbidden}
+    return tuple(sorted(shares)) or (None,)
 
 
 @lru_cache(maxsize=16384)
