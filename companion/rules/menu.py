@@ -87,3 +87,7 @@ class Offer(Built):
 
     def built(self, i: int) -> Action:
         return act(self._type, self._player, self._key, self._values[i])
+
+    def __iter__(self) -> Iterator[Action]:
+        type_, player, key = self._type, self._player, self._key
+        return iter([act(type_, player, key, value) for value in self._values])
