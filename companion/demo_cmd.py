@@ -1,21 +1,34 @@
-"""`companion demo`: a simulated table, played by bots, on the dashboard and in the terminal."""
+"""`companion demo`: a simulated table, played by bots, on the dashboard and in the terminal.
+
+Each seat has a bot with a style (`--bots`); anyone may take a seat over from its bot, on
+the virtual table ("Take this seat") or by scanning the seat's QR code on the Phones tab,
+and hand it back from the phone page: the bot plays the seat again.
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import threading
+from typing import Any
 
 from companion.commandline import add_config_argument, prepare
+from companion.config import Config
 
 HELP = "a simulated table with its dashboard, played by bots (or by you, with --manual)"
 NAMES = ["Ana", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal"]
+STYLES = "cautious,aggressive,greedy,vengeful"  # the bots by default, seat after seat
+MAX_ERRORS = 20  # surprises in a row before the bots start a new game
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_argument(parser)
     parser.add_argument("--port", type=int, help="dashboard port (default from the config)")
-    parser.add_argument("--players", type=int, default=5, choices=range(4, 7), metavar="{4..6}")
+    parser.add_argument("--players", type=int, default=5, choices=range(4, 9), metavar="{4..8}")
+    parser.add_argument("--bots", default=STYLES, metavar="STYLES",
+                        help=f"the bots' styles, seat after seat, comma-separated (default "
+                             f"{STYLES}; also random, strong: docs/BOTS.md)")
     parser.add_argument("--pace", type=float, default=0.6, help="seconds between bot taps")
     parser.add_argument("--manual", action="store_true",
                         help="no bots: play from /referee and move sensors on /sim")
@@ -26,15 +39,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "unfinished game in it is resumed")
 
 
+def seated(config: Config, players: int) -> Config:
+    """The simulated table with a gun, a badge and a standee for each of the players."""
+    sim = config.sensors.sim
+    if not sim.guns or len(sim.guns) == players:
+        return config
+    sim = dataclasses.replace(sim, guns=tuple(range(1, players + 1)), seating=None)
+    sensors = dataclasses.replace(config.sensors, sim=sim)
+    return dataclasses.replace(config, sections={**config.sections, "sensors": sensors})
+
+
 def run(args: argparse.Namespace) -> int:
+    from companion.bots.lab import parse_styles
     from companion.referee.views import public_event
     from companion.runner import start_table
 
+    try:
+        styles = parse_styles(args.bots)
+    except ValueError as e:
+        print(f"companion demo: --bots: {e}")
+        return 2
     prepared = prepare(args.config, "WARNING")
     if prepared is None:
         return 2
     config, stop = prepared
-    running = start_table(config, args.journal, port=args.port)
+    running = start_table(seated(config, args.players), args.journal, port=args.port)
     table = running.table
     unfinished = table.game is not None and table.game.state.phase != "over"
     resumed = f"game {table.game.id} resumed from" if unfinished else "journal"
@@ -59,7 +88,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.manual:
         if args.seed is None:
             args.seed = random.randrange(1 << 31)
-        print(f"Bots play with --seed {args.seed}.", flush=True)
+        seats = range(1, args.players + 1)
+        table.stand_ins = {seat: styles[(seat - 1) % len(styles)] for seat in seats}
+        print(f"Bots play with --seed {args.seed}.\n  Their styles: " + ", ".join(
+            f"seat {seat} {style}" for seat, style in table.stand_ins.items()) +
+            ".\n  Take a seat over on the virtual table, or scan its QR code on the Phones "
+            "tab; hand it back from the phone page.", flush=True)
         threading.Thread(target=_play, args=(table, running.bridge.sim, stop, args),
                          name="demo-bots", daemon=True).start()
     stop.wait()
@@ -67,25 +101,30 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play(table: object, sim: object, stop: threading.Event, args: argparse.Namespace) -> None:
+def _play(table: Any, sim: Any, stop: threading.Event, args: argparse.Namespace) -> None:
     from companion.bots.live_port import LivePort
+    from companion.bots.stand_ins import StandIns
     from companion.bots.table_bot import TableBot
 
-    seats = len(getattr(sim, "boards", {})) or args.players
-    players = min(args.players, seats)
     rnd = random.Random(args.seed)  # the games and the bots' choices; timing still varies
+    players = StandIns(table, table.stand_ins, args.seed)
     played = 0
-    resumed = bool(table.game and table.game.state.phase != "over")  # type: ignore[attr-defined]
+    resumed = bool(table.game and table.game.state.phase != "over")
     while not stop.is_set():
-        bot = TableBot(LivePort(table, sim, stop, args.pace), rnd)  # type: ignore[arg-type]
+        bot = TableBot(LivePort(table, sim, stop, args.pace), rnd, players=players)
         if not resumed:  # a game left unfinished in the journal is played on first
-            bot.new_game(NAMES[:players], powers="random", seed=rnd.randrange(1 << 31))
+            bot.new_game(NAMES[:args.players], powers="random", seed=rnd.randrange(1 << 31))
         resumed = False
-        try:
-            while not stop.is_set() and bot.port.control()["phase"] != "over":
-                bot.step(bot.port.control())
-        except Exception as exc:  # a demo keeps going: a new game after a surprise
-            print(f"  (bots: {exc}; starting a new game)", flush=True)
+        errors = 0
+        while not stop.is_set() and errors < MAX_ERRORS and \
+                (state := bot.port.control())["phase"] != "over":
+            try:
+                bot.step(state)
+                errors = 0
+            except Exception as exc:  # a demo keeps going: a person moved first, say
+                errors += 1
+                print(f"  (bots: {exc})", flush=True)
+                stop.wait(args.pace)
         played += 1
         if args.games and played >= args.games:
             stop.set()

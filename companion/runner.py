@@ -112,7 +112,7 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
     table.subscribe(lambda _revision: wake.set())
     threading.Thread(target=_drive, args=(table, stop, wake, notifier.heartbeat()),
                      name="referee-time", daemon=True).start()
-    app = create_app(table, dashboard)
+    app = create_app(table, dashboard, sensors)
     app.register_blueprint(roster_blueprint(reporter))  # the New game form's league names
     server = DashboardServer(app, dashboard).start()
     announcer = None

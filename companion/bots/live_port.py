@@ -47,5 +47,9 @@ class LivePort:
         (self.sim.tip if down else self.sim.stand)(seat)
         self._until(lambda: self._reading(seat, "posture") == ("down" if down else "up"), 3)
 
+    def wait_for_people(self, seats: list[int], timeout_s: float) -> None:
+        """People play some seats: give them time to raise their guns before "three"."""
+        self._until(lambda: all(self._reading(seat, "raised") for seat in seats), timeout_s)
+
     def settle(self, state: dict[str, Any]) -> None:
         self._until(lambda: self.table.version != state["version"], 10)

@@ -2,7 +2,9 @@
 
 Guns and standees are moved through sensors (the real ones, simulated), everything else
 goes through the referee's commands, as taps on the tablet and the phones. Used by the
-demo, by end-to-end tests and by soak runs; the port decides what "sensor" and "time" are.
+demo, by end-to-end tests and by soak runs; the port decides what "sensor" and "time" are,
+and the `Players` who decides for each seat: random by default; in the demo a bot with a
+style per seat, leaving the seats people have taken (companion/bots/stand_ins.py).
 """
 
 from __future__ import annotations
@@ -13,6 +15,31 @@ from typing import Any, Protocol
 from companion.rules.cards import official_deck
 
 SENSED = ("aim", "courage")  # actions the referee takes from the sensors, not from taps
+# Optional powers whose holder passes by letting the game go on (companion/bots/arena.py).
+PASS_BY_WAITING = frozenset(("swap", "smart", "junk", "forbid"))
+PEOPLE_S = 30.0  # how long the bots wait for the people at the table to raise their guns
+
+Choice = dict[str, Any] | None  # an action as the table lists it; None: pass
+
+
+class Players(Protocol):
+    """Who decides for each seat."""
+
+    def plays(self, seat: int) -> bool: ...  # False: a person plays the seat
+    def pick(self, name: str, options: list[Choice]) -> Choice: ...
+
+
+class RandomPlayers:
+    """Every seat played at random among what the rules allow."""
+
+    def __init__(self, rnd: random.Random) -> None:
+        self.rnd = rnd
+
+    def plays(self, seat: int) -> bool:
+        return True
+
+    def pick(self, name: str, options: list[Choice]) -> Choice:
+        return self.rnd.choice(options)
 
 
 class TablePort(Protocol):
@@ -21,12 +48,15 @@ class TablePort(Protocol):
     def command(self, cmd: dict[str, Any]) -> dict[str, Any]: ...
     def aim(self, seat: int, target: int | None) -> None: ...  # None: lower the gun
     def posture(self, seat: int, down: bool) -> None: ...
-    def settle(self, state: dict[str, Any]) -> dict[str, Any]: ...  # let the referee's clock run
+    def settle(self, state: dict[str, Any]) -> Any: ...  # let the referee's clock run
+    def wait_for_people(self, seats: list[int], timeout_s: float) -> None: ...  # guns raised
 
 
 class TableBot:
-    def __init__(self, port: TablePort, rnd: random.Random, too_slow: float = 0.1) -> None:
+    def __init__(self, port: TablePort, rnd: random.Random, too_slow: float = 0.1,
+                 players: Players | None = None) -> None:
         self.port, self.rnd, self.too_slow = port, rnd, too_slow
+        self.players = players or RandomPlayers(rnd)
         self.deck = official_deck()  # the real piles, for a table with physical loot
         rnd.shuffle(self.deck)
 
@@ -49,7 +79,9 @@ class TableBot:
     def step(self, state: dict[str, Any]) -> None:
         """Make one decision of the table."""
         seats = {p["name"]: p["seat"] for p in state["players"]}
-        for p in state["players"]:  # the wounded lay their standee down when asked
+        mine = [p for p in state["players"] if self.players.plays(p["seat"])]
+        people = [p["seat"] for p in state["players"] if p["alive"] and p not in mine]
+        for p in mine:  # the wounded lay their standee down when asked
             if p["lay_down"] and p["sensors"]["posture"] != "down":
                 self.port.posture(p["seat"], True)
         legal = self.port.legal(state)
@@ -61,13 +93,15 @@ class TableBot:
             return
         phase = state["phase"]
         if phase == "holdup" and any(a["type"] == "aim" for a in legal):
-            self._aim_all(state, seats, legal)
+            self._aim_all(mine, seats, legal)
+            if people:
+                self.port.wait_for_people(people, PEOPLE_S)
             self.port.command({"type": "countdown", "version": state["version"]})
             return
         if phase == "courage" and any(a["type"] == "courage" for a in legal):
-            for p in state["players"]:
+            for p in mine:
                 if p["alive"] and p["down"] is None:
-                    self.port.posture(p["seat"], self.rnd.random() < 0.4)
+                    self._courage(p, legal)
             self.port.command({"type": "countdown", "version": state["version"]})
             return
         if phase == "loot" and not legal:  # physical loot: enter the next real pile
@@ -76,23 +110,48 @@ class TableBot:
             self.port.command({"type": "action", "version": state["version"], "action": action})
             return
         tapped = [a for a in legal if a["type"] not in SENSED]
-        if not tapped:  # only sensed actions remain: e.g. the Kid after the others
-            self.port.settle(state)
+        choice = self._tap(tapped, {p["name"] for p in mine})
+        if choice is None:  # only sensed actions remain (the Kid after the others), or a
+            self.port.settle(state)  # person's move: wait for the table to change
             return
-        action = self.rnd.choice(tapped)
-        self.port.command({"type": "action", "version": state["version"], "action": action})
+        self.port.command({"type": "action", "version": state["version"], "action": choice})
 
-    def _aim_all(self, state: dict[str, Any], seats: dict[str, int],
+    def _tap(self, tapped: list[dict[str, Any]], mine: set[str]) -> Choice:
+        """One of the bots' players decides; an optional power may be passed by waiting."""
+        by_player: dict[str, list[dict[str, Any]]] = {}
+        for a in tapped:
+            if a["player"] in mine:
+                by_player.setdefault(a["player"], []).append(a)
+        for name in self.rnd.sample(sorted(by_player), len(by_player)):
+            kind = by_player[name][0]["type"]
+            options: list[Choice] = [a for a in by_player[name] if a["type"] == kind]
+            if kind in PASS_BY_WAITING and len(tapped) > len(options):
+                options.append(None)
+            choice = self.players.pick(name, options)
+            if choice is not None:
+                return choice
+        return None
+
+    def _aim_all(self, mine: list[dict[str, Any]], seats: dict[str, int],
                  legal: list[dict[str, Any]]) -> None:
-        """Point every living gun, the Kid's included: the referee reads each in turn."""
-        for p in state["players"]:
+        """Point every living gun of the bots, the Kid's included: the referee reads each
+        in turn."""
+        for p in mine:
             if not p["alive"] or p["aimed"]:
                 continue
-            targets = [q["name"] for q in state["players"] if q["alive"] and q is not p]
-            if self.rnd.random() < self.too_slow:
+            options: list[Choice] = [a for a in legal if a["type"] == "aim"
+                                     and a["player"] == p["name"] and a.get("target")]
+            if not options or self.rnd.random() < self.too_slow:  # aimed at nobody: too slow
                 self.port.aim(p["seat"], None)
             else:
-                self.port.aim(p["seat"], seats[self.rnd.choice(targets)])
+                choice = self.players.pick(p["name"], options)
+                self.port.aim(p["seat"], seats[choice["target"]] if choice else None)
+
+    def _courage(self, p: dict[str, Any], legal: list[dict[str, Any]]) -> None:
+        options: list[Choice] = [a for a in legal
+                                 if a["type"] == "courage" and a["player"] == p["name"]]
+        choice = self.players.pick(p["name"], options) if options else None
+        self.port.posture(p["seat"], bool(choice and choice.get("down")))
 
     def _reaim(self, state: dict[str, Any], seats: dict[str, int]) -> None:
         """The ordered player points the gun at one of the allowed new targets, once."""

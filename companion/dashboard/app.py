@@ -9,11 +9,13 @@ from companion.dashboard import WEB_DIR
 from companion.dashboard.calibrate import calibrate_blueprint
 from companion.dashboard.pages import pages_blueprint, render
 from companion.dashboard.settings import DashboardSettings
+from companion.dashboard.setup_flow import setup_blueprint
 from companion.dashboard.sim import sim_blueprint
 from companion.dashboard.streams import StreamServer, streams_blueprint
 from companion.referee.api import api_blueprint
 from companion.referee.table import Table
 from companion.referee.views import TableFrame
+from companion.sensors.settings import SensorSettings
 
 # Everything comes from this server: no CDN, no inline script, no framing.
 SECURITY_HEADERS = {
@@ -25,7 +27,10 @@ SECURITY_HEADERS = {
 }
 
 
-def create_app(table: Table, settings: DashboardSettings | None = None) -> Flask:
+def create_app(table: Table, settings: DashboardSettings | None = None,
+               sensors: SensorSettings | None = None) -> Flask:
+    """`sensors`: the sensors' config, when this process has it (the New game form seats
+    players where it lists a gun and a standee, before they report)."""
     settings = settings or DashboardSettings()
     app = Flask(__name__, template_folder=str(WEB_DIR / "templates"),
                 static_folder=str(WEB_DIR / "static"), static_url_path="/static")
@@ -44,8 +49,9 @@ def create_app(table: Table, settings: DashboardSettings | None = None) -> Flask
     app.register_blueprint(streams_blueprint(table, streams))
     app.register_blueprint(pages_blueprint(table, settings))
     app.register_blueprint(calibrate_blueprint(table, settings))
+    app.register_blueprint(setup_blueprint(table, sensors))
     if table.simulator is not None:
-        app.register_blueprint(sim_blueprint(table.simulator))
+        app.register_blueprint(sim_blueprint(table.simulator, table))
 
     @app.after_request
     def secure(response: Response) -> Response:

@@ -18,7 +18,9 @@ from flask import Blueprint, Response, abort, make_response, render_template, re
 
 from companion.dashboard import i18n
 from companion.dashboard.access import csrf_token, is_controller
+from companion.dashboard.address import phones_base
 from companion.dashboard.settings import DashboardSettings
+from companion.dashboard.setup_flow import in_progress, last_table
 from companion.referee.api import phone_claim
 from companion.referee.table import Table
 from companion.rules.powers import POWERS
@@ -60,7 +62,10 @@ def pages_blueprint(table: Table, settings: DashboardSettings) -> Blueprint:
     def referee() -> str:
         if not is_controller():
             return render("login.html")
-        return render("referee.html", powers=POWERS, names=table.settings.names)
+        phones, local_only = phones_base(settings.public_url, settings.host)
+        return render("referee.html", powers=POWERS, last=last_table(table),
+                      tab="play" if in_progress(table) else "setup",
+                      phones_url=phones, phones_local=local_only)
 
     @bp.get("/seat/<int:seat>")
     def seat(seat: int) -> Response:
@@ -92,7 +97,7 @@ def pages_blueprint(table: Table, settings: DashboardSettings) -> Blueprint:
         """The phone link of a seat as a QR code: it holds the token, so control only."""
         if not is_controller():
             abort(401)
-        base = (settings.public_url or request.host_url).rstrip("/")
+        base = phones_base(settings.public_url, settings.host)[0]
         url = f"{base}/seat/{seat}?token={table.access.seat_token(seat)}"
         out = io.BytesIO()
         segno.make(url, error="m").save(out, kind="svg", scale=5, border=2, dark="#111")

@@ -150,6 +150,17 @@ def api_blueprint(table: Table) -> Blueprint:
                             httponly=True, samesite="Strict")
         return response
 
+    @bp.post("/seat/<int:seat>/release")
+    def release(seat: int) -> Response:
+        """The phone holding a seat lets it go: its link claims the seat again (in the demo,
+        the seat's bot plays it meanwhile)."""
+        phone(seat)
+        done = table.command({"type": "release", "seat": seat, "version": table.version},
+                             Auth(control=True))
+        response = jsonify(done)
+        response.delete_cookie(CLAIM_COOKIE.format(seat))
+        return response
+
     @bp.post("/command")
     def command() -> Response:
         data = body()

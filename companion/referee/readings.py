@@ -125,6 +125,11 @@ class Readings:
     def clear(self, seat: int, kind: str) -> None:
         self._overrides.pop((seat, kind), None)
 
+    def heard(self) -> set[tuple[int, str]]:
+        """(seat, kind) of every sensor that has reported, overrides aside: what the
+        table has, as far as the referee has heard."""
+        return set(self._tracks)
+
     def manual(self, seat: int) -> list[str]:
         return [k for k in KINDS if (seat, k) in self._overrides]
 

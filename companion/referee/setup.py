@@ -13,19 +13,51 @@ from typing import Any
 
 from companion.referee.commands import CommandError
 from companion.rules.powers import POWERS
-from companion.schema import MAX_NAME, Checker, JsonDoc
+from companion.schema import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, Checker, JsonDoc
 from companion.yamlfile import FieldError, Path_
 
 __all__ = ["MAX_NAME", "check_setup"]
 
 
+class _Doc(JsonDoc):
+    """A JsonDoc that remembers where the setup failed, for `reason`."""
+
+    at: Path_ = ()
+
+    def error(self, path: Path_, message: str) -> FieldError:
+        self.at = tuple(path)
+        return super().error(path, message)
+
+
 def check_setup(cmd: dict[str, Any]) -> dict[str, Any]:
     """The journal's record of a new game from a `new_game` command, or a CommandError
-    (400) naming the field path at fault."""
+    (400) naming the field path at fault, with a `code` a page turns into its own words."""
+    doc = _Doc(cmd)
     try:
-        return _check(Checker(JsonDoc(cmd)), cmd)
+        return _check(Checker(doc), cmd)
     except FieldError as e:
-        raise CommandError(400, str(e)) from None
+        raise CommandError(400, str(e), field=e.key, **reason(doc.at, cmd)) from None
+
+
+def reason(at: Path_, cmd: dict[str, Any]) -> dict[str, Any]:
+    """What is wrong, as a code and the value at fault: `players_count`, `clockwise`,
+    `name_twice`/`name_bad` (with the name), `seat_twice`/`seat_bad` (with the seat),
+    else `setup_bad`."""
+    players = cmd.get("players")
+    if at == ("players",):
+        count_ok = isinstance(players, list) and MIN_PLAYERS <= len(players) <= MAX_PLAYERS
+        return {"code": "clockwise"} if count_ok else {
+            "code": "players_count", "min": MIN_PLAYERS, "max": MAX_PLAYERS}
+    if len(at) < 2 or at[0] != "players" or not isinstance(players, list):
+        return {"code": "setup_bad"}
+    i, what = int(at[1]), str(at[2]) if len(at) > 2 else "name"
+
+    def value(j: int) -> Any:
+        p = players[j]
+        return p.get(what) if isinstance(p, dict) else (p if what == "name" else j + 1)
+    twice = value(i) in [value(j) for j in range(i)]
+    shown = value(i) if isinstance(value(i), str | int) else None
+    return {"code": f"{what}_{'twice' if twice else 'bad'}", what: shown}
 
 
 def _check(check: Checker, cmd: dict[str, Any]) -> dict[str, Any]:

@@ -40,15 +40,14 @@ class Table:
     def __init__(self, name: str, settings: RefereeSettings, journal: Journal, clock: Clock,
                  simulator: Any = None) -> None:
         self.name, self.settings, self.journal, self.clock = name, settings, journal, clock
-        self.simulator = simulator
-        self.timing = settings.timing
+        self.simulator, self.timing = simulator, settings.timing
         self.access = Access(name, journal, settings.pin)
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self.readings = Readings()
         self.game: Game | None = None
-        self.stage = Stage()
-        self.paused = False
+        self.stage, self.paused = Stage(), False
+        self.stand_ins: dict[int, str] = {}  # seat -> the bot's style playing it when no phone does
         # bumped by every change to the game or the referee's stage; only ever forward
         self.version = journal.boot() * VERSIONS_PER_BOOT
         self.revision = 0  # bumped by every change at all, sensor readings included
@@ -161,7 +160,7 @@ class Table:
     def _new_game(self, cmd: dict[str, Any], _auth: Auth) -> None:
         if self.game and self.game.state.phase != "over" and cmd.get("abandon") is not True:
             raise CommandError(422, "a game is in progress: send abandon: true to end it",
-                               rule="R1")
+                               rule="R1", code="game_in_progress")
         setup = check_setup(cmd)
         game_id = self.journal.new_game(setup, self.clock.now_ms())
         if self.game:
@@ -374,7 +373,8 @@ class Table:
                 lay_down=frozenset(self.lay_down), ambiguous=dict(self.ambiguous),
                 links=self.links.public(), voided=self.voided,
                 journal_error=self.journal_error, replays=self.replays,
-                names=dict(self.settings.names), claimed=self.access.claimed)
+                names=dict(self.settings.names), claimed=self.access.claimed,
+                stand_ins=dict(self.stand_ins))
 
     def public_state(self) -> dict[str, Any]:
         return views.public(self.view())

@@ -70,6 +70,7 @@ class Snapshot:
     ambiguous: dict[str, list[int]] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)  # default player names by seat
     claimed: frozenset[int] = frozenset()  # the seats a phone holds
+    stand_ins: dict[int, str] = field(default_factory=dict)  # seat -> a bot's style (the demo)
     links: list[dict[str, Any]] = field(default_factory=list)  # links down now
     voided: str | None = None  # why the last countdown was called off
     journal_error: str | None = None  # the journal cannot be written: play is paused
@@ -119,6 +120,7 @@ def public(t: Snapshot) -> dict[str, Any]:
             "standee": board.standee(s, p, t.sensors[seat]["posture"] == "down",
                                      p.name in t.lay_down) if p.alive else None,
             "marks": board.marks(game, p, ambiguous, this_round) if p.alive else [],
+            "bot": None if seat in t.claimed else t.stand_ins.get(seat),  # who plays it
         })
     base.update({
         "game": game.id,
@@ -277,6 +279,7 @@ def seat_private(t: Snapshot, seat_no: int) -> dict[str, Any] | None:
         "seat": seat_no, "player": name, "power": p.power, "hand": hand,
         "card": p.card if not game.state.physical else None, "loot": p.loot[:],
         "legal": legal, **phone_commands(game.state, name, legal),
+        "stand_in": t.stand_ins.get(seat_no),  # the bot this phone may hand the seat back to
     }
 
 

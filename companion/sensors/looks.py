@@ -13,8 +13,8 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from companion.sensors.protocol import ROUND_WRAP
 from companion.wire import aimrule
+from companion.wire.linecodec import ROUND_WRAP
 
 Emit = Callable[[str, int, Any, float], None]  # (kind, seat, value, t_ms)
 

@@ -21,13 +21,12 @@ from typing import Any
 import serial
 from serial.tools import list_ports
 
-from companion.clock import Clock
-from companion.sensors import protocol
+from companion.clock import BoardClock, Clock
 from companion.sensors.facts import DeviceInfo, Fact, FactSink
 from companion.sensors.looks import HubLooks
 from companion.sensors.scheduler import Scheduler
 from companion.sensors.settings import BoardSettings, Filters
-from companion.wire.linecodec import LineError
+from companion.wire import linecodec
 
 log = logging.getLogger(__name__)
 
@@ -60,13 +59,13 @@ class HubLink:
         self.lines = 0
         self.seq_gaps = 0
         self.online = False
-        self.hello: protocol.Message | None = None
+        self.hello: linecodec.Message | None = None
         self.port: str | None = None
         self.last_valid_ms: float | None = None  # on `clock`, for reports
         self._valid_at = 0.0  # time.monotonic() of the last valid line
         self.offline_reason = "not found"
-        self._splitter = protocol.LineSplitter()
-        self._board_clock = protocol.BoardClock()
+        self._splitter = linecodec.LineSplitter()
+        self._board_clock = BoardClock(linecodec.T_WRAP)
         self._last_seq: int | None = None
         self._first_line = True  # after opening a port: may be torn
         self.looks: HubLooks | None = None  # from the hub's SLOTS: the schedule in force
@@ -119,7 +118,7 @@ class HubLink:
         event = self._pongs[f"{nonce:x}"] = threading.Event()
         start = self.clock.now_ms()
         try:
-            if self.send(protocol.ping(nonce)) and event.wait(timeout_s):
+            if self.send(linecodec.ping(nonce)) and event.wait(timeout_s):
                 return self.clock.now_ms() - start
             return None
         finally:
@@ -161,7 +160,7 @@ class HubLink:
     def _serve(self, ser: serial.Serial) -> str:
         self._splitter.restart()
         self._first_line = True
-        self.send(protocol.who())
+        self.send(linecodec.who())
         # Liveness is about the transport, so it runs on real time even when facts are
         # stamped by a test's FakeClock.
         asked = self._valid_at = time.monotonic()
@@ -178,7 +177,7 @@ class HubLink:
             if self.online and (now - self._valid_at) * 1000 > self.filters.board_silence_ms:
                 self._offline("silent")
             if not self.online and (now - asked) * 1000 > WHO_EVERY_MS:
-                self.send(protocol.who())
+                self.send(linecodec.who())
                 asked = now
         return "stopped"
 
@@ -186,8 +185,8 @@ class HubLink:
         self.lines += 1
         first, self._first_line = self._first_line, False
         try:
-            msg = protocol.parse(line)
-        except LineError as exc:
+            msg = linecodec.parse(line)
+        except linecodec.LineError as exc:
             self._drop("torn" if first else exc.reason)
             return
         if msg.type == "HELLO":
@@ -202,25 +201,25 @@ class HubLink:
         with self.scheduler.lock:
             self._message(msg, t_ms)
 
-    def _message(self, msg: protocol.Message, t_ms: float) -> None:
+    def _message(self, msg: linecodec.Message, t_ms: float) -> None:
         looks = self.looks
         if msg.type == "SEEN":
-            if looks is None or not looks.seen(msg.round, t_ms, msg.masks):  # type: ignore[arg-type]
+            if looks is None or not looks.seen(msg.round, t_ms, msg.masks):
                 self._drop("schedule" if looks is None or len(msg.masks) != len(looks.seats)
                            else "stale_round")
                 return
             self._fact("seen", 0, msg.masks, t_ms)
         elif msg.type == "HB":
             if looks is not None:
-                looks.passed(msg.round, t_ms)  # type: ignore[arg-type]
+                looks.passed(msg.round, t_ms)
         elif msg.type == "TILT":
-            self._fact("raised", msg.seat, msg.value, t_ms)  # type: ignore[arg-type]
+            self._fact("raised", msg.seat, msg.value, t_ms)
         elif msg.type == "POST":
-            self._fact("posture", msg.seat, msg.value, t_ms)  # type: ignore[arg-type]
+            self._fact("posture", msg.seat, msg.value, t_ms)
         elif msg.type == "SLOTS":
-            self._schedule(msg.slot_us, msg.seats, t_ms)  # type: ignore[arg-type]
+            self._schedule(msg.slot_us, msg.seats, t_ms)
         elif msg.type == "STAT":
-            self.stat = dict(zip(protocol.STAT_FIELDS, msg.stat, strict=True))  # type: ignore[arg-type]
+            self.stat = dict(zip(linecodec.STAT_FIELDS, msg.stat, strict=True))
             self.sink.health(self.device_id, self.health(), t_ms)
         elif msg.type == "PONG":
             event = self._pongs.get(msg.text)
@@ -250,9 +249,9 @@ class HubLink:
             self._fact("aim", seat, None, t_ms)
         wanted = (self.settings.slot_us, self.settings.slot_seats)
         if self.settings.slot_us and (slot_us, seats) != wanted:
-            self.send(protocol.slots(*wanted))  # type: ignore[arg-type]
+            self.send(linecodec.slots(*wanted))  # type: ignore[arg-type]
 
-    def _hello(self, msg: protocol.Message, arrival_ms: float) -> None:
+    def _hello(self, msg: linecodec.Message, arrival_ms: float) -> None:
         if self.settings.board_id and msg.board_id != self.settings.board_id:
             self._drop("wrong_board")
             log.error("board %s: expected id %s but %s answered; ignored", self.settings.name,
@@ -266,7 +265,7 @@ class HubLink:
         self._set_online("hello", arrival_ms)
 
     def _check_seq(self, seq: int) -> None:
-        if self._last_seq is not None and seq != (self._last_seq + 1) % protocol.SEQ_WRAP:
+        if self._last_seq is not None and seq != (self._last_seq + 1) % linecodec.SEQ_WRAP:
             self.seq_gaps += 1
         self._last_seq = seq
 

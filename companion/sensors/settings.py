@@ -9,8 +9,8 @@ import re
 from dataclasses import dataclass, field
 
 from companion.config import Node
-from companion.sensors.protocol import SLOT_US
 from companion.wire import aimrule
+from companion.wire.linecodec import SLOT_US
 
 MAX_SEAT = 8
 PIN_FACTORIES = ("default", "mock", "lgpio", "rpigpio", "pigpio", "native")

@@ -10,17 +10,17 @@ raw and leave debounced. firmware/PROTOCOL.md has the lines.
 """
 
 try:
-    from . import aimrule, proto
+    from . import aimrule, linecodec, proto
     from .debounce import Debouncer
 except ImportError:  # flat in a board's /lib
     import aimrule  # type: ignore[import-not-found, no-redef]
+    import linecodec  # type: ignore[import-not-found, no-redef]
     import proto  # type: ignore[import-not-found, no-redef]
     from debounce import Debouncer  # type: ignore[import-not-found, no-redef]
 
-MIN_SLOT_US = 1500  # a 1000 µs burst and 500 µs of silence at least
-MAX_SLOT_US = 5000
+MIN_SLOT_US, MAX_SLOT_US = linecodec.SLOT_US
 STAT_MS = 1000
-ROUND_MASK = 0xFFFF  # round numbers on the wire wrap at 2**16
+ROUND_MASK = linecodec.ROUND_WRAP - 1  # round numbers on the wire wrap at 2**16
 
 
 class Hub(proto.Board):

@@ -12,10 +12,10 @@ try:
 except ImportError:  # flat in a board's /lib
     import linecodec  # type: ignore[import-not-found, no-redef]
 
-PROTO = 2
+PROTO = linecodec.PROTO
 FW_VERSION = "0.2.0"
 HEARTBEAT_MS = 100
-TICKS_MASK = (1 << 30) - 1  # board clocks wrap at 2**30
+TICKS_MASK = linecodec.T_WRAP - 1  # board clocks wrap at 2**30
 
 
 def elapsed(now, then):

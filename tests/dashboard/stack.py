@@ -9,6 +9,7 @@ sensor's edges.
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from pathlib import Path
 
 from companion import config
@@ -22,8 +23,11 @@ _tables = itertools.count(1)
 
 
 def table_config(tmp: Path, mqtt_url: str, debounce_ms: int,
-                 seats: tuple[int, ...] = SEATS) -> config.Config:
-    """Quicker beats than at a real table, same rules: a test round takes seconds."""
+                 seats: tuple[int, ...] = SEATS, more: str = "",
+                 referee: str = "") -> config.Config:
+    """Quicker beats than at a real table, same rules: a test round takes seconds.
+    `more` and `referee`: YAML lines added to the sensors (e.g. `gpio:` switches) and
+    referee sections."""
     return config.parse(f"""
 table: dash{next(_tables)}
 mqtt: {{url: '{mqtt_url}'}}
@@ -34,18 +38,23 @@ sensors:
     hand: {{ideal: true}}
     slot_us: 1500
     link_dir: {tmp / "links"}
+{more}
 referee:
   pin: "{PIN}"
   timing: {{beat_ms: 300, hold_ms: 100, too_slow_ms: 400, settle_ms: 60,
             posture_ms: 300}}
+{referee}
 dashboard: {{host: 127.0.0.1, port: 0}}
 """, "dashboard-test.yaml")
 
 
 def start_live_table(tmp: Path, mqtt_url: str, debounce_ms: int = 10,
-                     seats: tuple[int, ...] = SEATS) -> Running:
-    return start_table(table_config(tmp, mqtt_url, debounce_ms, seats),
-                       str(tmp / "journal.sqlite3"))
+                     seats: tuple[int, ...] = SEATS, more: str = "", referee: str = "",
+                     **dashboard: object) -> Running:
+    """`dashboard`: settings of the dashboard section to change (e.g. public_url)."""
+    cfg = table_config(tmp, mqtt_url, debounce_ms, seats, more, referee)
+    cfg.sections["dashboard"] = replace(cfg["dashboard"], **dashboard)
+    return start_table(cfg, str(tmp / "journal.sqlite3"))
 
 
 def cards_down(table: Table, names: list[str], card: str = "click") -> None:

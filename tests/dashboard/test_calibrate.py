@@ -101,8 +101,8 @@ def test_calibrate_walks_a_gun_through_its_players_and_turns_its_row_green(
     expect(row).to_have_attribute("data-done", "yes")
     expect(row.locator("td.status")).to_have_text("✓ all passed")
     expect(row.locator(".lock-led")).to_have_attribute("data-lock", "1")  # holding seat 6
-    expect(row.locator('td[data-badge="6"]')).to_have_attribute(
-        "aria-label", "gun 1 saw seat 6 in 100% of the looks")
+    expect(row.locator('td[data-badge="6"]')).to_have_attribute(  # 90 % at least is "sees"
+        "aria-label", re.compile(r"^gun 1 saw seat 6 in (9\d|100)% of the looks$"))
     expect(step).to_have_attribute("data-gun", "2")
     expect(page.locator('#matrix tr[data-gun="2"]')).to_have_attribute("data-done", "no")
     expect(page.locator("#matrix")).to_have_attribute("data-all-done", "no")

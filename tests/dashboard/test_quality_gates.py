@@ -33,12 +33,15 @@ def blocking_violations(axe, page) -> list[str]:
             for v in found if v["impact"] in BLOCKING]
 
 
-def check_in_every_language(axe, page, url: str, ready: str) -> list[str]:
-    """The page at `url` in each language, once `ready` (a selector) shows it has drawn."""
+def check_in_every_language(axe, page, url: str, ready: str,
+                            prepare=lambda page: None) -> list[str]:
+    """The page at `url` in each language, once `ready` (a selector) shows it has drawn
+    (after `prepare(page)`, if given)."""
     failed = []
     for lang in LANGUAGES:
         page.goto(f"{url}?lang={lang}")
         expect(page.locator("html")).to_have_attribute("lang", lang)
+        prepare(page)
         expect(page.locator(ready).first).to_be_visible()
         failed += [f"{url} [{lang}] {v}" for v in blocking_violations(axe, page)]
     return failed
@@ -50,16 +53,24 @@ def log_in(page) -> None:
     expect(page.locator("body")).to_have_attribute("data-live", "yes")
 
 
+def name_four_players(page) -> None:
+    for seat, name in enumerate(("Ana", "Bob", "Cyd", "Dee"), start=1):
+        page.fill(f'input[name="name{seat}"]', name)
+
+
 def test_no_serious_accessibility_violation_on_any_page(live, open_page, axe):
+    referee = open_page("/referee")
+    log_in(referee)  # no game yet: the New game flow, with its checks and the phones' warning
+    failed = check_in_every_language(axe, referee, live.url + "/referee",
+                                     "#setup-check li:nth-child(4)", name_four_players)
     start(live, powers={"Ana": "hustler", "Bob": "kid", "Cyd": "doctor", "Dee": "greedy"})
     phone = open_page(f"/seat/1?token={live.table.access.seat_token(1)}", size="phone")
     expect(phone.locator("#hand")).to_contain_text("Bang!")
-    failed = check_in_every_language(axe, phone, live.url + "/seat/1", "#hand")
+    failed += check_in_every_language(axe, phone, live.url + "/seat/1", "#hand")
     table = open_page("/")
     failed += check_in_every_language(axe, table, live.url + "/", ".seat")
-    referee = open_page("/referee")
-    failed += check_in_every_language(axe, referee, live.url + "/referee", "#pin")
-    log_in(referee)
+    login = open_page("/referee")
+    failed += check_in_every_language(axe, login, live.url + "/referee", "#pin")
     failed += check_in_every_language(axe, referee, live.url + "/referee", "#actions")
     failed += check_in_every_language(axe, referee, live.url + "/calibrate", "#matrix")
     failed += check_in_every_language(axe, referee, live.url + "/sim", ".guns")

@@ -175,10 +175,11 @@ def test_the_setup_form_seats_the_desk_and_deals_chosen_powers(live, open_page):
     # a second game needs the game in progress ended on purpose
     page.click('[data-tab="setup"]')
     page.click("#setup button[type=submit]")
-    expect(page.locator("#notice")).to_contain_text("Refused:")
+    expect(page.locator("#notice")).to_have_text(
+        "A game is in progress: tick “End the game in progress” to start a new one.")
     page.check('input[name="abandon"]')
     page.click("#setup button[type=submit]")
-    expect(page.locator("#tab-play")).to_be_visible()
+    expect(page.locator("#tab-phones")).to_be_visible()  # bullet cards on the phones: scan
     expect(table_view.locator("#log li")).to_have_count(1)
 
 

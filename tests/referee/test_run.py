@@ -8,29 +8,11 @@ import subprocess
 import sys
 
 import pytest
-from remote_table import FAST, RemoteTable, write_config
+from remote_table import RemoteTable
 
 from companion.bots.table_bot import TableBot
 
 NAMES = ["Ana", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal"]
-
-
-@pytest.fixture
-def remote(tmp_path, mosquitto, unused_port, request):
-    tables: list[RemoteTable] = []
-
-    def make(seats: int, timing=FAST, extra: str = "") -> RemoteTable:
-        table = f"run{len(tables)}{request.node.name[-8:].replace('[', '').replace(']', '')}"
-        table = "".join(c for c in table.lower() if c.isalnum())[:30]
-        config = write_config(tmp_path / "table.yaml", table, mosquitto.port, unused_port, seats,
-                              timing, extra)
-        tables.append(RemoteTable(config, table, mosquitto.port, unused_port))
-        tables[-1].start()
-        return tables[-1]
-
-    yield make
-    for t in tables:
-        t.close()
 
 
 def replayed(remote: RemoteTable) -> dict:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -67,6 +68,39 @@ def test_demo_plays_a_whole_game_on_a_simulated_table(tmp_path, unused_port):
     assert "Round 1: Ana is the Godfather." in run.stdout, told
     assert "Game over:" in run.stdout, told
     assert re.search(r"^Bots play with --seed \d+\.$", run.stdout, re.M), told
+
+
+def test_the_demo_seats_eight_bots_with_the_styles_asked_for(tmp_path, unused_port):
+    """Eight seats, the styles given: the first round is played by all eight, then Ctrl-C."""
+    config = demo_config(tmp_path, unused_port)
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "demo", "--config", str(config), "--pace", "0",
+         "--port", "0", "--players", "8", "--bots", "aggressive,greedy",
+         "--journal", str(tmp_path / "j.sqlite3")],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: list[str] = []
+    try:
+        for line in demo.stdout:  # type: ignore[union-attr]
+            lines.append(line)
+            if line.startswith("Round 2:"):
+                break
+    finally:
+        demo.send_signal(signal.SIGINT)
+        rest, _ = demo.communicate(timeout=30)
+    told = "".join(lines) + rest
+    assert demo.returncode == 0, told
+    assert "Their styles: seat 1 aggressive, seat 2 greedy, seat 3 aggressive" in told, told
+    assert "seat 8 greedy." in told, told
+    round_1 = told[told.index("Round 1:"):told.index("Round 2:")]
+    for name in ("Ana", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal"):
+        assert name in round_1, (name, told)
+
+
+def test_the_demo_refuses_an_unknown_bot_style(tmp_path, unused_port):
+    run = companion("demo", "--config", str(demo_config(tmp_path, unused_port)),
+                    "--bots", "cautious,sneaky")
+    assert run.returncode == 2
+    assert "unknown bot style 'sneaky'" in run.stdout + run.stderr
 
 
 def test_the_demo_goes_on_with_a_game_left_in_its_journal(tmp_path, unused_port):

@@ -21,9 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from companion.clock import Clock
-from companion.sensors.protocol import T_WRAP
 from companion.sensors.sim.pty import PtyPort
 from companion.wire import hubcore
+from companion.wire.linecodec import T_WRAP
 
 BATCH_MS = 20.0
 QUIET_BATCH_MS = 100.0  # the heartbeat's period: all a quiet table has to say

@@ -12,7 +12,7 @@ import os
 import threading
 import tty
 
-from companion.sensors.protocol import LineSplitter
+from companion.wire.linecodec import LineSplitter
 
 
 class PtyPort:

@@ -4,7 +4,7 @@
 import { Countdown, muteButton, voiceButton } from "./countdown.js";
 import { connect, el, notice, post, replace } from "./live.js";
 import { ReplayDialog } from "./replay.js";
-import { showSeating } from "./seating.js";
+import { setupFlow } from "./setup_flow.js";
 import { renderTable } from "./tableview.js";
 import { buttonLabel, lootLabel, statusLine, t, waitingText } from "./words.js";
 
@@ -16,15 +16,16 @@ const shown = {}; // section -> the data it was last drawn from, to redraw only 
 const replays = new ReplayDialog(document.getElementById("replay-open"), document.getElementById("replay"),
   (recount) => command(recount));
 
-// -- tabs
+// -- tabs (the server opens New game when no game is in progress)
+function showTab(name) {
+  for (const tab of document.querySelectorAll("[data-tab]")) {
+    tab.setAttribute("aria-selected", tab.dataset.tab === name ? "true" : "false");
+    document.getElementById(`tab-${tab.dataset.tab}`).hidden = tab.dataset.tab !== name;
+  }
+  if (state && name === "play") renderTable(felt, state); // arrows need a size
+}
 for (const tab of document.querySelectorAll("[data-tab]")) {
-  tab.addEventListener("click", () => {
-    for (const other of document.querySelectorAll("[data-tab]")) {
-      other.setAttribute("aria-selected", other === tab ? "true" : "false");
-      document.getElementById(`tab-${other.dataset.tab}`).hidden = other !== tab;
-    }
-    if (state && tab.dataset.tab === "play") renderTable(felt, state); // arrows need a size
-  });
+  tab.addEventListener("click", () => showTab(tab.dataset.tab));
 }
 
 async function command(body) {
@@ -134,7 +135,7 @@ function redraw(section, data, draw) {
 function render(s) {
   state = s;
   document.getElementById("step").textContent = statusLine(s);
-  document.getElementById("waiting").textContent = s.game ? waitingText(s) : t("ui.no_game");
+  document.getElementById("waiting").textContent = s.game ? waitingText(s) : t("ref.no_game");
   redraw("flow", s.commands, () => drawFlow(s.commands));
   redraw("actions", s.commands, () => drawActions(s.commands));
   const deal = document.getElementById("deal");
@@ -155,42 +156,7 @@ function render(s) {
 
 window.addEventListener("resize", () => state && renderTable(felt, state));
 
-// -- the setup tab
-const setupForm = document.getElementById("setup");
-function namedSeats() {
-  const form = new FormData(setupForm);
-  return [1, 2, 3, 4, 5, 6, 7, 8].filter((seat) => (form.get(`name${seat}`) || "").trim());
-}
-let checkedSeats = "";
-setupForm.addEventListener("input", () => { // before the game: can every gun tell them apart?
-  const seats = namedSeats();
-  if (seats.join() === checkedSeats) return;
-  checkedSeats = seats.join();
-  showSeating(document.getElementById("setup-seating"), seats.length >= 4 ? seats : []);
-});
-
-setupForm.addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const form = new FormData(event.target);
-  const seats = [];
-  for (let seat = 1; seat <= 8; seat++) {
-    const name = (form.get(`name${seat}`) || "").trim();
-    if (name) seats.push({ seat, name, power: form.get(`power${seat}`) });
-  }
-  const desk = seats.findIndex((p) => p.seat === Number(form.get("desk")));
-  if (desk < 0) { notice(t("ref.desk_empty")); return; }
-  const players = [...seats.slice(desk), ...seats.slice(0, desk)];
-  let powers = form.get("powers");
-  if (powers === "chosen") powers = Object.fromEntries(players.filter((p) => p.power).map((p) => [p.name, p.power]));
-  const body = {
-    type: "new_game", players: players.map(({ name, seat }) => ({ name, seat })), powers,
-    cards: form.get("cards"), loot: form.get("loot"), variant: { unclaimed_loot: form.get("unclaimed") },
-    abandon: form.get("abandon") === "on",
-  };
-  if (form.get("seed")) body.seed = Number(form.get("seed"));
-  if (await command(body)) document.querySelector('[data-tab="play"]').click();
-});
-
+setupFlow({ version: () => (state ? state.version : 0), showTab });
 muteButton(document.getElementById("mute"));
 voiceButton(document.getElementById("voice"));
 connect("/api/events?view=control", render);

@@ -65,6 +65,9 @@ function render(s) {
   turn.hidden = !me.turn;
   turn.textContent = me.turn ? t(me.turn) : "";
   drawActions(me.commands);
+  const back = document.getElementById("hand-back");
+  back.hidden = !me.stand_in;
+  if (me.stand_in) back.textContent = t("phone.hand_back", { style: t(`bot.${me.stand_in}`) });
   document.getElementById("status").textContent = [
     p.alive ? say(p.standee) : t("ui.out"),
     plural("count.wounds", p.wounds), waitingText(s),
@@ -91,6 +94,15 @@ async function claim() {
   return true;
 }
 
+// In the demo: the seat's bot plays it again; this phone lets it go (the link claims it again).
+async function handBack() {
+  const res = await post(`/api/seat/${seat}/release`, {}, { "X-CSRF-Token": csrf });
+  if (!res.ok) { notice(`${t("ui.refused")} ${res.body.error || res.status}`); return; }
+  replace(phone, el("p", { class: "hint", role: "status" },
+    t("phone.handed_back", { style: t(`bot.${state.me.stand_in}`) })));
+}
+
+document.getElementById("hand-back").addEventListener("click", handBack);
 muteButton(document.getElementById("mute"));
 if (csrf || await claim()) {
   document.getElementById("claim").hidden = false;

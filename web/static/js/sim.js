@@ -62,6 +62,10 @@ function gunPanel(gun, state) {
   const lock = p ? (r.lock ?? 0) : (polledLocks[gun] ?? 0);
   return el("div", { class: "gun", dataset: { gun } },
     el("h3", {}, t("sim.gun", { n: gun }), p ? ` · ${p.name}` : ""),
+    p?.bot ? el("div", { class: "row" },
+      el("span", { class: "what" }, t("bot.style", { style: t(`bot.${p.bot}`) })),
+      el("a", { class: "button small", href: `/sim/seat/${gun}`, target: "_blank", rel: "noopener",
+        "data-take": gun }, t("sim.take_seat"))) : null,
     lockLed(lock),
     el("div", { class: "row" }, el("span", { class: "what" }, t("ref.aim")),
       chip(t("ref.nobody"), `aim ${gun} none`, p && r.aim === null),

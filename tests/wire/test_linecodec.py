@@ -1,4 +1,5 @@
-"""Hub lines, PROTO 2: well-formed lines parse; anything else is refused with a reason."""
+"""The line codec (companion/wire/linecodec.py), PROTO 2: hub lines parse; anything else
+is refused with a reason."""
 
 import re
 from pathlib import Path
@@ -7,27 +8,27 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.sensors import protocol
+from companion.wire import linecodec
 from companion.wire.linecodec import LineError, encode
 
 DOC = Path(__file__).resolve().parents[2] / "firmware" / "PROTOCOL.md"
 
 
 def test_each_message_of_the_hub_parses():
-    hello = protocol.parse(encode(["HELLO", 0, 5, 2, "hub", "hub", "0.2.0", 0]))
+    hello = linecodec.parse(encode(["HELLO", 0, 5, 2, "hub", "hub", "0.2.0", 0]))
     assert (hello.board_id, hello.firmware, hello.seq, hello.t) == ("hub", "0.2.0", 0, 5)
-    assert protocol.parse(encode(["HB", 1, 6, 65535])).round == 65535
-    seen = protocol.parse(encode(["SEEN", 2, 7, 12, "0,4,ff,10"]))
+    assert linecodec.parse(encode(["HB", 1, 6, 65535])).round == 65535
+    seen = linecodec.parse(encode(["SEEN", 2, 7, 12, "0,4,ff,10"]))
     assert (seen.round, seen.masks) == (12, (0, 4, 255, 16))
-    tilt = protocol.parse(encode(["TILT", 3, 8, 4, 1]))
+    tilt = linecodec.parse(encode(["TILT", 3, 8, 4, 1]))
     assert (tilt.seat, tilt.value) == (4, True)
-    post = protocol.parse(encode(["POST", 4, 9, 2, "down"]))
+    post = linecodec.parse(encode(["POST", 4, 9, 2, "down"]))
     assert (post.seat, post.value) == (2, "down")  # one form from the hub to the page
-    slots = protocol.parse(encode(["SLOTS", 5, 10, 2000, "1,2,3,5"]))
+    slots = linecodec.parse(encode(["SLOTS", 5, 10, 2000, "1,2,3,5"]))
     assert (slots.slot_us, slots.seats) == (2000, (1, 2, 3, 5))
-    assert protocol.parse(encode(["STAT", 6, 11, 900, 1, 2, 0])).stat == (900, 1, 2, 0)
-    assert protocol.parse(encode(["PONG", 7, 12, "1f"])).text == "1f"
-    assert protocol.parse(encode(["OK", 8, 13, "SLOTS"])).text == "SLOTS"
+    assert linecodec.parse(encode(["STAT", 6, 11, 900, 1, 2, 0])).stat == (900, 1, 2, 0)
+    assert linecodec.parse(encode(["PONG", 7, 12, "1f"])).text == "1f"
+    assert linecodec.parse(encode(["OK", 8, 13, "SLOTS"])).text == "SLOTS"
 
 
 def test_the_examples_of_the_protocol_doc_parse_when_it_describes_proto_2():
@@ -36,7 +37,7 @@ def test_the_examples_of_the_protocol_doc_parse_when_it_describes_proto_2():
     lines = [line.encode() for line in block.group(1).splitlines()] if block else []
     if not any(b"HELLO" in line and b" 2 hub " in line for line in lines):
         pytest.skip("firmware/PROTOCOL.md still describes PROTO 1")
-    assert {protocol.parse(line).type for line in lines if line} >= {"HELLO", "SEEN", "HB"}
+    assert {linecodec.parse(line).type for line in lines if line} >= {"HELLO", "SEEN", "HB"}
 
 
 @pytest.mark.parametrize(("fields", "reason"), [
@@ -66,7 +67,7 @@ def test_the_examples_of_the_protocol_doc_parse_when_it_describes_proto_2():
 ])
 def test_wrong_fields_are_refused_with_a_reason(fields, reason):
     with pytest.raises(LineError) as err:
-        protocol.parse(encode(fields))
+        linecodec.parse(encode(fields))
     assert err.value.reason == reason
 
 
@@ -74,24 +75,24 @@ def test_a_damaged_checksum_is_refused():
     line = bytearray(encode(["TILT", 1, 2, 3, 1]))
     line[5] = ord("9")
     with pytest.raises(LineError) as err:
-        protocol.parse(bytes(line))
+        linecodec.parse(bytes(line))
     assert err.value.reason == "bad_crc"
 
 
 def test_commands_are_framed():
-    assert protocol.who() == encode(["WHO"])
-    assert protocol.ping(0x1F) == encode(["PING", "1f"])
-    assert protocol.slots(2000, (1, 2)) == encode(["SLOTS", 2000, "1,2"])
+    assert linecodec.who() == encode(["WHO"])
+    assert linecodec.ping(0x1F) == encode(["PING", "1f"])
+    assert linecodec.slots(2000, (1, 2)) == encode(["SLOTS", 2000, "1,2"])
 
 
 @given(st.binary(max_size=200))
 def test_any_bytes_parse_or_raise_lineerror_only(data):
     try:
-        message = protocol.parse(data)
+        message = linecodec.parse(data)
     except LineError as exc:
         assert exc.reason
     else:
-        assert message.type in protocol.TYPES
+        assert message.type in linecodec.TYPES
 
 
 @given(st.lists(st.sampled_from(["SEEN", "HB", "TILT", "POST", "SLOTS", "STAT", "1", "0",
@@ -99,6 +100,6 @@ def test_any_bytes_parse_or_raise_lineerror_only(data):
                 max_size=7))
 def test_any_framed_fields_parse_or_raise_lineerror_only(fields):
     try:
-        protocol.parse(encode(fields or ["X"]))
+        linecodec.parse(encode(fields or ["X"]))
     except LineError as exc:
         assert exc.reason

@@ -1,0 +1,66 @@
+"""Before a game: each seat's gun and standee checked live, by the players themselves.
+
+A gun passes once seen raised and aimed at one player: by the IR (the hub's held aim, or
+the visibility matrix seeing exactly one badge) when the hub reads its aims, else raised
+by its tilt switch. A standee passes once tipped down and stood up again. What passed is
+remembered until a game starts or ends: the matrix keeps only the last second.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from companion.referee.readings import Readings
+
+SEATS = tuple(range(1, 9))
+
+
+class SetupCheck:
+    """Fed by the table's listener (under the table's lock: readings are safe to read
+    there) and by the page's polls (the matrix, which has its own lock)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._game: object = None  # the game (id, over) the passes were made for
+        self._raised: set[int] = set()  # guns raised now, as last heard
+        self._tipped: set[int] = set()  # standees seen lying down
+        self.gun_ok: set[int] = set()
+        self.standee_ok: set[int] = set()
+
+    def heard(self, readings: Readings, game: object, now_ms: float) -> None:
+        """After any change at the table: what each seat's gun and standee read now."""
+        with self._lock:
+            self._start(game)
+            for seat in SEATS:
+                raised = readings.now(seat, "raised", now_ms) is True
+                self._raised.discard(seat)
+                if raised:
+                    self._raised.add(seat)
+                    aim = readings.now(seat, "aim", now_ms)
+                    if isinstance(aim, int) or seat not in readings.matrix.seats:
+                        self.gun_ok.add(seat)  # held an aim, or has no IR to aim with
+                posture = readings.now(seat, "posture", now_ms)
+                if posture == "down":
+                    self._tipped.add(seat)
+                elif seat in self._tipped:
+                    self.standee_ok.add(seat)
+
+    def read(self, readings: Readings, game: object, now_ms: float) -> dict[int, dict[str, Any]]:
+        """Each seat's check now: the matrix's `sees` counts for a raised gun."""
+        sees = readings.matrix.shares(now_ms)["sees"]
+        with self._lock:
+            self._start(game)
+            for seat, badge in sees.items():
+                if badge is not None and seat in self._raised:
+                    self.gun_ok.add(seat)
+            return {seat: {"gun_ok": seat in self.gun_ok, "standee_ok": seat in self.standee_ok,
+                           "aims": seat in sees} for seat in SEATS}
+
+    def _start(self, game: object) -> None:
+        if game != self._game:
+            self._game = game
+            self._raised.clear()
+            self._tipped.clear()
+            self.gun_ok.clear()
+            self.standee_ok.clear()
