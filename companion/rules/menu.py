@@ -50,10 +50,6 @@ class Built(Sequence[Action]):
             raise IndexError("legal action index out of range")
         return self.built(i)
 
-    def __iter__(self) -> Iterator[Action]:
-        for i in range(len(self)):
-            yield self.built(i)
-
 
 class Menu(Built):
     """`count` actions of `s`; the i-th is `at(s, i)`, all of them in order `listed(s)`."""
