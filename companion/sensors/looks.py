@@ -24,8 +24,14 @@ def seats_of(mask: int) -> tuple[int, ...]:
 
 
 class HubLooks:
-    def __init__(self, slot_us: int, seats: tuple[int, ...], hold_ms: float, emit: Emit) -> None:
-        self.slot_us, self.seats, self._emit = slot_us, seats, emit
+    """One slot schedule's looks. `start_ms`: when the schedule was announced, when every gun
+    aims at nobody. A round that ended before it may be reported after it (a hub answers
+    `WHO` before it reports the rounds it was running); what such looks begin is dated from
+    the announcement, so the facts keep the order they arrive in."""
+
+    def __init__(self, slot_us: int, seats: tuple[int, ...], hold_ms: float, emit: Emit,
+                 start_ms: float = float("-inf")) -> None:
+        self.slot_us, self.seats, self._emit, self.start_ms = slot_us, seats, emit, start_ms
         round_us = (len(seats) + 1) * slot_us
         self.round_ms = round_us / 1000
         self.window = int(aimrule.window_rounds(int(hold_ms), round_us))
@@ -78,13 +84,13 @@ class HubLooks:
             change = self._trackers[seat].look(t_ms, mask)
             if change is not None:
                 state, value, since = change
-                self._emit("aim", seat, _aim_value(state, value), since)
+                self._emit("aim", seat, _aim_value(state, value), max(since, self.start_ms))
             recent = self._recent[seat]
             recent.append(mask)
             lock = aimrule.lock(list(recent))
             if lock != self.locks[seat]:
                 self.locks[seat] = lock
-                self._emit("lock", seat, lock, t_ms)
+                self._emit("lock", seat, lock, max(t_ms, self.start_ms))
 
 
 def _aim_value(state: Any, value: int) -> int | tuple[int, ...] | None:

@@ -243,7 +243,7 @@ class HubLink:
         """A schedule in force: fresh trackers; every gun aims at nobody until seen."""
         if self.looks is not None and (self.looks.slot_us, self.looks.seats) == (slot_us, seats):
             return
-        self.looks = HubLooks(slot_us, seats, self.filters.hold_ms, self._fact)
+        self.looks = HubLooks(slot_us, seats, self.filters.hold_ms, self._fact, t_ms)
         self.sink.device(self._info(True, "slots", t_ms))
         for seat in seats:
             self._fact("aim", seat, None, t_ms)

@@ -51,6 +51,7 @@ class RemoteTable(PhoneTaps):
         self.base = f"http://127.0.0.1:{web_port}"
         self.proc: subprocess.Popen | None = None
         self.restarts = 0
+        self.wait_s = 5.0  # how long a sensor move may take to read (the soak gives more)
         self.mqtt = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"driver-{table}")
         self.mqtt.connect("127.0.0.1", broker_port)
         self.mqtt.loop_start()
@@ -123,12 +124,13 @@ class RemoteTable(PhoneTaps):
         self.sim(f"aim {seat} {target or 'none'}")
         wait_for(lambda: self._reading(seat, "aim") == target
                   and self._reading(seat, "raised") == (target is not None),
-                  5, f"gun {seat} to read {target}")
+                  self.wait_s, f"gun {seat} to read {target}")
 
     def posture(self, seat: int, down: bool) -> None:
         self.sim(f"{'tip' if down else 'stand'} {seat}")
         want = "down" if down else "up"
-        wait_for(lambda: self._reading(seat, "posture") == want, 5, f"standee {seat} {want}")
+        wait_for(lambda: self._reading(seat, "posture") == want, self.wait_s,
+                 f"standee {seat} {want}")
 
     def settle(self, state: dict[str, Any]) -> dict[str, Any]:
         """Wait for the referee to move on by itself (a countdown ends, a re-aim is read)."""

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import random
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 from remote_table import RemoteTable
+from waiting import wait_for
 
 from companion.bots.table_bot import TableBot
 
@@ -89,3 +92,22 @@ def test_a_journal_that_cannot_be_opened_stops_the_start_with_a_sentence(tmp_pat
                           capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert done.returncode == 1
     assert "cannot open the game journal" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_table_stopped_for_seconds_reads_its_guns_again(remote):
+    """A starved Pi: the whole process stopped, then let go. Its hub link calls the hub
+    silent and hears it again; each gun moved after that reads at its new target (the hub
+    reports the rounds it ran before answering, and they no longer date an aim before the
+    schedule that says every gun aims at nobody)."""
+    table = remote(4)
+    TableBot(table, random.Random(1)).new_game(NAMES[:4], powers="none", seed=1)
+    table.aim(1, 3)
+    for stall, target in enumerate((2, 4, 2, 4)):
+        table.proc.send_signal(signal.SIGSTOP)
+        time.sleep(1.5 + 0.3 * stall)  # the stop itself: nothing to wait on
+        table.proc.send_signal(signal.SIGCONT)
+        table.sim(f"aim 1 {target}")
+        wait_for(lambda t=target: table._reading(1, "aim") == t, 15,
+                 f"gun 1 to read {target} after stop {stall + 1}")
+    log = (table.config.parent / "run-0.log").read_text()
+    assert log.count("offline: silent") >= 1  # the stops were long enough to be noticed

@@ -81,6 +81,7 @@ def rss_mib(pid: int) -> float:
 
 def test_an_evening_of_bot_games_through_the_whole_stack(remote):
     table: RemoteTable = remote(SEATS, extra=f"  keep_games: {KEEP}\n")  # under referee:
+    table.wait_s = 30.0  # a busy machine may be slow; a reading that never comes still fails
     spectator = Spectator(table.web_port)
     rnd = random.Random(2026)
     memory: list[float] = []
@@ -92,7 +93,13 @@ def test_an_evening_of_bot_games_through_the_whole_stack(remote):
         assert started.get("ok", True), started
         steps = 0
         while (state := table.control())["phase"] != "over":
-            bot.step(state)
+            try:
+                bot.step(state)
+            except AssertionError as e:  # what the table showed when a wait ran out
+                now = table.state()
+                raise AssertionError(f"game {n + 1}: {e}\nsensors: " + json.dumps(
+                    [p["sensors"] for p in now["players"]]) + f"\nlinks: {now.get('links')}"
+                    f"\nstage: {now['stage']}") from e
             steps += 1
             assert steps < 3000, f"game {n + 1} did not end"
         steps_total += steps
@@ -102,6 +109,8 @@ def test_an_evening_of_bot_games_through_the_whole_stack(remote):
         if n % 20 == 0:  # the journal's game replays to the same end
             same_game(state, replayed(table))
         memory.append(rss_mib(table.proc.pid))
+        if (n + 1) % 10 == 0:
+            print(f"soak: game {n + 1}, {memory[-1]:.1f} MiB", flush=True)
     half = memory[len(memory) // 2:]
     growth = max(half) - half[0]
     journal = table.config.parent / "journal.sqlite3"

@@ -70,3 +70,11 @@ def test_a_long_quiet_spell_costs_no_more_than_the_window():
     hub.seen(0, 0.0, (0, 0, 0, 0))
     hub.passed(30001, 300010.0)
     assert hub.looks == 30001 and out == []
+
+
+def test_looks_of_rounds_before_the_schedule_was_announced_date_from_the_announcement():
+    out = []
+    hub = HubLooks(2000, SEATS, 100, lambda *fact: out.append(fact), start_ms=120.0)
+    for r, t, masks in gun1([(r, 0b100) for r in range(5, 20)]):  # from 50 ms on
+        hub.seen(r, t, masks)
+    assert aims(out) == [(1, 3, 120.0)]  # not 50: the aim None of the schedule came first
