@@ -7,11 +7,13 @@ as `dict` and `list` subclasses that remember their lines, and every error is a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+import os
+from typing import TYPE_CHECKING, Any
 
 import yaml
+
+if TYPE_CHECKING:
+    from pathlib import Path  # (not imported to run: a replay starts faster without it)
 
 Path_ = tuple[str | int, ...]
 
@@ -56,6 +58,16 @@ class _Loader(yaml.SafeLoader):
     """SafeLoader whose mappings and lists carry line numbers and refuse duplicate keys."""
 
 
+_LOADERS: list[Any] = [_Loader]
+if hasattr(yaml, "CSafeLoader"):
+    class _FastLoader(yaml.CSafeLoader):
+        """libyaml's parser with the same constructors: several times faster on a whole
+        game. Its error messages differ: a text it refuses is read again by `_Loader`,
+        which says what is wrong and where, in the words it always has."""
+
+    _LOADERS.insert(0, _FastLoader)
+
+
 def _construct_map(loader: _Loader, node: yaml.MappingNode) -> LineMap:
     loader.flatten_mapping(node)
     result = LineMap()
@@ -87,13 +99,19 @@ def _construct_list(loader: _Loader, node: yaml.SequenceNode) -> LineList:
     return result
 
 
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_map)
-_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_list)
-_Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+for _loader in _LOADERS:
+    _loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_map)
+    _loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_list)
+    _loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 
 
 def parse_yaml(text: str, file: str) -> Any:
     """The data of a YAML text, mappings and lists with their lines; raises YamlError."""
+    if _LOADERS[0] is not _Loader:
+        try:
+            return yaml.load(text, Loader=_LOADERS[0])  # libyaml's
+        except Exception:  # (any refusal: `_Loader` says which and where, below)
+            pass
     try:
         return yaml.load(text, Loader=_Loader)  # a SafeLoader subclass
     except yaml.MarkedYAMLError as exc:
@@ -109,9 +127,10 @@ def parse_yaml(text: str, file: str) -> Any:
         raise YamlError(file, None, "", "nested too deep to be a table's file") from None
 
 
-def read_text(path: Path) -> str:
+def read_text(path: str | os.PathLike[str]) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as f:
+            return f.read()
     except OSError as exc:
         raise YamlError(str(path), None, "", f"cannot read the file: {exc.strerror}") from None
     except UnicodeDecodeError:
@@ -125,10 +144,11 @@ def dotted(path: Path_) -> str:
     return out
 
 
-@dataclass
 class YamlDoc:
-    data: Any
-    filename: str
+    """A file's data, with the lines it came from, and its name for errors."""
+
+    def __init__(self, data: Any, filename: str) -> None:
+        self.data, self.filename = data, filename
 
     def line(self, path: Path_) -> int | None:
         """The line of the value at `path`, or of its nearest parent that has one."""
@@ -148,9 +168,12 @@ class YamlDoc:
 
 def load_yaml(source: str | Path, filename: str | None = None) -> YamlDoc:
     """Load a file (a Path) or text (a str), keeping every key's and item's line."""
-    if isinstance(source, Path):
-        filename = filename or str(source)
-        text = read_text(source)
-    else:
-        text, filename = source, filename or "<text>"
-    return YamlDoc(parse_yaml(text, filename), filename)
+    if isinstance(source, os.PathLike):
+        return read_yaml(source, filename)
+    return YamlDoc(parse_yaml(source, filename or "<text>"), filename or "<text>")
+
+
+def read_yaml(path: str | os.PathLike[str], filename: str | None = None) -> YamlDoc:
+    """Load the file at `path`, keeping every key's and item's line."""
+    filename = filename or os.fspath(path)
+    return YamlDoc(parse_yaml(read_text(path), filename), filename)

@@ -52,8 +52,8 @@ def determinize(view: SeatView, rnd: random.Random) -> GameState:
                 card = _draw(pool, rnd)
             found.append(card)
         s.players[seat].loot = kept + found
-    for pile, size in zip(s.piles, view.piles, strict=True):
-        pile[:] = [_draw(pool, rnd) for _ in range(size)]
+    assert len(s.piles) == len(view.piles)
+    s.piles = [tuple(_draw(pool, rnd) for _ in range(size)) for size in view.piles]
     _deal_hands(view, s, rnd)
     total = view.discards
     s.discard_bang = sum(rnd.random() < DISCARD_BANG_SHARE for _ in range(total))

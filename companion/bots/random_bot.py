@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from companion.rules import Action, GameState, Setup, apply_in_place, legal_actions, new_game
+from companion.rules import Action, GameState, Setup, apply_in_place, new_game, play_legal
 from companion.rules.cards import PILE_SIZE, official_deck
 from companion.rules.powers import POWERS
 
@@ -38,11 +38,16 @@ def play(setup: Setup, rnd: random.Random, max_actions: int = 10_000) -> PlayedG
     s = game.state
     deck = official_deck()
     rnd.shuffle(deck)
+    actions = game.actions
     while s.phase != "over":
-        if len(game.actions) >= max_actions:
+        if len(actions) >= max_actions:
             raise RuntimeError(f"game did not end after {max_actions} actions")
-        legal = legal_actions(s)
-        action = rnd.choice(legal) if legal else deal_action(s, deck)
-        apply_in_place(s, action)
-        game.actions.append(action)
+        played = play_legal(s, rnd)  # as `rnd.choice(legal_actions(s))`, without the list
+        if played is None:
+            action = deal_action(s, deck)
+            apply_in_place(s, action)
+        else:
+            action, s = played
+        actions.append(action)
+    game.state = s
     return game

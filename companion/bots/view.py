@@ -112,7 +112,7 @@ def masked_state(s: GameState, me: str) -> GameState:
     m = s.copy()
     m.events = []
     m.rng = 0
-    m.piles = [[FILLER] * len(pile) for pile in m.piles]
+    m.piles = [(FILLER,) * len(pile) for pile in m.piles]
     m.discard_bang, m.discard_click = 0, m.discard_bang + m.discard_click
     for q in m.players:
         if q.name == me:

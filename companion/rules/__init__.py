@@ -6,8 +6,9 @@ effect draws from the seeded generator carried in the state.
 """
 
 from companion.rules.actions import Action, action_from_dict
-from companion.rules.engine import apply, apply_in_place, legal_actions
+from companion.rules.engine import apply, apply_in_place
 from companion.rules.errors import RuleError
+from companion.rules.legal import LegalActions, draw_legal, legal_actions, play_legal
 from companion.rules.phases import (
     TABLE,
     Phase,
@@ -26,6 +27,7 @@ __all__ = [
     "TABLE",
     "Action",
     "GameState",
+    "LegalActions",
     "Phase",
     "RuleError",
     "Setup",
@@ -34,10 +36,12 @@ __all__ = [
     "apply",
     "apply_in_place",
     "countdown_step",
+    "draw_legal",
     "legal_actions",
     "new_game",
     "open_windows",
     "phase_of",
+    "play_legal",
     "state_to_dict",
     "waiting",
     "waiting_for",

@@ -43,7 +43,7 @@ def resolve(s: GameState) -> bool:
         if card == BANG:
             if not t.hits:
                 hits.append(t)
-            t.hits.append(p.seat)
+            t.hits += (p.seat,)
     dead = []
     for t in hits:
         by = [s.players[seat].name for seat in t.hits]
@@ -58,13 +58,15 @@ def resolve(s: GameState) -> bool:
         t.alive = False
         t.bang = t.click = 0  # the hand leaves the game
         s.event("eliminated", player=t.name)
+    if dead:
+        s.count_the_living()
     vulture = s.holder(VULTURE)  # R31: only a living Vulture
     if vulture is not None:
         for t in dead:
             taken = take_random_loot(s, t, vulture, 2)
             if taken:
                 s.event("vulture", player=vulture.name, prey=t.name, loot=taken)
-    if len(s.living()) <= 1:  # R9
+    if len(s.living_names) <= 1:  # R9
         finish(s)
         return False
     return True

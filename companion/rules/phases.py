@@ -1,11 +1,12 @@
 """The steps of a turn, declared once as data (R3): the one place that knows them by name.
 
 Each `Phase` says who acts in it, the actions it accepts, the optional power windows it
-opens, who the table waits for, what it lists as legal, whether the referee runs a
-countdown in it, and what comes next; the functions it names are in `turn.py`. A phase
-ends when nobody is waited for and no resting window is open; `engine.settle` then calls
-its `then`. Everything else (settling, `legal_actions`, "waiting for", the referee's stage,
-the views) reads `TABLE` or the helpers at the bottom instead of comparing phase names.
+opens, who the table waits for, what it offers as legal, whether the referee runs a
+countdown in it, what it counts when it begins and what comes next; the functions it names
+are in `turn.py`. A phase ends when nobody is waited for and no resting window is open;
+`engine.settle` then calls its `then`, and the `start` of the phase that follows.
+Everything else (settling, `legal_actions`, "waiting for", the referee's stage, the views)
+reads `TABLE` or the helpers at the bottom instead of comparing phase names.
 
 A *window* is an optional power (or the Godfather's privilege). A *resting* window holds
 the game until its holder acts or an action of a later step passes it (R3, the scenario
@@ -14,12 +15,13 @@ format); the Dictator's window is open alongside the turn and never holds the ga
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from companion.rules import split, steps, turn
 from companion.rules.actions import Action
+from companion.rules.menu import Menu
 from companion.rules.powers import CUNNING, DICTATOR, HUSTLER, JUNK_DEALER, SMART
 from companion.rules.state import (
     CHOOSE,
@@ -46,6 +48,7 @@ NOBODY = "nobody"  # the game is over
 COUNTDOWN = "countdown"  # the referee stage of the hold-up and courage steps
 
 
+
 @dataclass(frozen=True, slots=True)
 class Window:
     """An optional action: the game may rest for it; an action of a later step passes it."""
@@ -54,7 +57,7 @@ class Window:
     power: str | None  # the power it belongs to; None for the Godfather's privilege
     rests: bool  # the game rests for it (False: open alongside the turn, never waited for)
     holder: Callable[[GameState], Player | None]  # who may use it now; None while closed
-    actions: Callable[[GameState, Player], list[Action]]  # its legal actions, for `holder`
+    actions: Callable[[GameState, Player], Sequence[Action]]  # its legal actions, for `holder`
     handler: Handler
     words: str  # "waiting for {names} to ...", for messages
     close: Callable[[GameState], None] | None = None  # passing it (resting windows only)
@@ -70,20 +73,53 @@ class Phase:
     handlers: Mapping[str, Handler]  # the step's own actions (its windows add theirs)
     duty: str  # what the table waits for when no window is open (a words key)
     waiting: Callable[[GameState], list[Player]]  # who must act now, in seating order
-    actions: Callable[[GameState], list[Action]]  # the legal actions of `waiting`
     waiting_words: str  # "waiting for {names} to ..."
     stage: str | None = None  # the referee stage it needs: COUNTDOWN, or None
+    # the legal actions of `waiting`, in order, listed; or, for a step of everyone at once,
+    # counted and built by index: its `start` notes whom it waits for (`GameState.to_act`),
+    # its handler takes off whoever acts, `count` says how many actions they have, `nth`
+    # builds the i-th and `listed` all of them, in the same order
+    offers: Callable[[GameState], Sequence[Action]] | None = None
+    count: Callable[[GameState], int] | None = None
+    nth: Callable[[GameState, int], Action] | None = None
+    listed: Callable[[GameState], list[Action]] | None = None
     windows: tuple[Window, ...] = ()  # the optional actions it opens
     # once it ends; by default on to the next step of `state.PHASES` (the last has none)
     then: Callable[[GameState], None] | None = None
+    # what it notes once the game enters it (when entered by moving on: `to_act` only,
+    # which `legal.py` puts back after passing a window in place)
+    start: Callable[[GameState], None] | None = None
+    # someone is `waiting`, told without listing them (anything true: someone is); by
+    # default `waiting` is not empty, with `nth` the count of actions is not zero
+    someone: Callable[[GameState], object] | None = None
+    busy: Callable[[GameState], object] = field(init=False)  # `someone`, as a function
+    pends: bool = field(init=False)  # has `nth` (`engine.settle` reads `to_act` inline)
+    moves_on: bool = field(init=False)  # `then` only moves on to the next step
+    actions: Callable[[GameState], Sequence[Action]] = field(init=False)  # listed
     resting: tuple[Window, ...] = field(init=False)  # the windows the game rests for
+    beside: tuple[Window, ...] = field(init=False)  # those open alongside, never waited for
+    window_named: Mapping[str, Window] = field(init=False)
     accepts: Mapping[str, Handler] = field(init=False)  # every action type played in it
 
     def __post_init__(self) -> None:
         at = PHASES.index(self.name)
-        if self.then is None and at + 1 < len(PHASES):
+        object.__setattr__(self, "moves_on", self.then is None and at + 1 < len(PHASES))
+        if self.moves_on:
             object.__setattr__(self, "then", turn.goto(PHASES[at + 1]))
+        waiting, offers, count, nth, listed = (
+            self.waiting, self.offers, self.count, self.nth, self.listed)
+        object.__setattr__(self, "pends", nth is not None)
+        if count is not None and nth is not None:
+            assert listed is not None, self.name
+            object.__setattr__(self, "busy", turn.left_to_act)
+            object.__setattr__(self, "actions", lambda s: Menu(s, count(s), nth, listed))
+        else:
+            assert offers is not None, self.name
+            object.__setattr__(self, "busy", self.someone or (lambda s: bool(waiting(s))))
+            object.__setattr__(self, "actions", offers)
         object.__setattr__(self, "resting", tuple(w for w in self.windows if w.rests))
+        object.__setattr__(self, "beside", tuple(w for w in self.windows if not w.rests))
+        object.__setattr__(self, "window_named", {w.name: w for w in self.windows})
         object.__setattr__(self, "accepts",
                            {**self.handlers, **{w.name: w.handler for w in self.windows}})
 
@@ -96,7 +132,7 @@ class Phase:
 
     def ends(self, s: GameState) -> bool:
         """The condition that ends the step: nobody to wait for, no window to rest at."""
-        return self.then is not None and not self.waiting(s) and self.resting_window(s) is None
+        return self.then is not None and not self.busy(s) and self.resting_window(s) is None
 
 
 RESTING_WORDS = {  # a resting window's "waiting for" words, by its name
@@ -109,7 +145,7 @@ RESTING_WORDS = {  # a resting window's "waiting for" words, by its name
 
 def resting_window(name: str, power: str | None,
                    holder: Callable[[GameState], Player | None],
-                   actions: Callable[[GameState, Player], list[Action]],
+                   actions: Callable[[GameState, Player], Sequence[Action]],
                    handler: Handler) -> Window:
     """A window the game rests for until its holder acts; passing it marks it done."""
     return Window(name=name, power=power, rests=True, holder=holder, actions=actions,
@@ -136,32 +172,37 @@ JUNK_WINDOW = Window(
 
 TABLE: tuple[Phase, ...] = (  # Phase(name, words, acts, handlers, ...), in the order of a turn
     Phase(LOOT, "loot", GODFATHER, {"deal": steps.deal}, windows=(HUSTLE_WINDOW,),
-          duty="deal", waiting=turn.dealer, actions=turn.nothing,  # the cards turned up (R2)
+          duty="deal", waiting=turn.dealer, offers=turn.nothing,  # the cards turned up (R2)
+          someone=turn.deal_due,
           waiting_words="waiting for the Godfather ({names}) to enter the cards turned up"),
     Phase(CHOOSE, "bullet choice", ALL, {"choose": steps.choose},
-          duty="choose", waiting=steps.choosers, actions=turn.chooses,
+          duty="choose", waiting=steps.choosers, start=turn.choosing,
+          count=turn.choices_count, nth=turn.nth_choice, listed=turn.choices_listed,
           waiting_words="waiting for {names} to choose a card"),
     Phase(HOLDUP, "hold-up", ALL, {"aim": steps.aim}, stage=COUNTDOWN, windows=(SWAP_WINDOW,),
-          duty="holdup", waiting=turn.aiming, actions=turn.holdup_aims,
+          duty="holdup", waiting=turn.aiming, start=turn.aiming_starts,
+          count=turn.aims_count, nth=turn.nth_aim, listed=turn.aims_listed,
           waiting_words="waiting for aims from {names}"),
     Phase(PRIVILEGE, "Godfather's privilege", GODFATHER, {"aim": steps.aim_ordered},
           windows=(PRIVILEGE_WINDOW,),  # the player ordered aims again
-          duty="reaim", waiting=turn.reaiming, actions=turn.reaims,
+          duty="reaim", waiting=turn.reaiming, offers=turn.reaims, someone=turn.ordered,
           waiting_words="waiting for {names} to aim again"),
     Phase(COURAGE, "courage", ALL, {"courage": steps.courage}, stage=COUNTDOWN,
           windows=(SMART_WINDOW,),
-          duty="courage", waiting=turn.deciding, actions=turn.courages,
+          duty="courage", waiting=turn.deciding, start=turn.deciding_starts,
+          count=turn.courage_count, nth=turn.nth_courage, listed=turn.courage_listed,
           waiting_words="waiting for {names} to lie down or stand"),
     Phase(REVEAL, "card reveals", ALL, {"reveal": steps.reveal},  # the cards that count
           then=turn.resolve_cards,  # then the split, or the end (R9)
-          duty="reveal", waiting=turn.revealing, actions=turn.reveals,
+          duty="reveal", waiting=turn.revealing, offers=turn.reveals,
           waiting_words="waiting for {names} to reveal their card"),
     Phase(SPLIT, "split", TURN, {"take": split.take}, windows=(FORBID_WINDOW, JUNK_WINDOW),
           then=turn.end_round,  # then the next round's loot, or the end (R12, R15)
-          duty="split", waiting=turn.taking, actions=turn.takes,
+          start=split.start,  # who is in the split, the Cute's bill, the first turn
+          duty="split", waiting=turn.taking, offers=turn.takes, someone=turn.taker,
           waiting_words="it is {names}'s turn to take a share"),
     Phase(OVER, "end of the game", NOBODY, {},
-          duty="over", waiting=turn.nobody, actions=turn.nothing, waiting_words=""),
+          duty="over", waiting=turn.nobody, offers=turn.nothing, waiting_words=""),
 )
 
 PHASE: dict[str, Phase] = {ph.name: ph for ph in TABLE}  # (names and order: state.PHASES)
@@ -216,7 +257,7 @@ def countdown_step(s: GameState) -> str | None:
     (R25: after every other living player), the hold-up has a countdown for the Kid alone.
     """
     ph = PHASE[s.phase]
-    return ph.name if ph.stage == COUNTDOWN and ph.waiting(s) else None
+    return ph.name if ph.stage == COUNTDOWN and ph.busy(s) else None
 
 
 def describe(s: GameState) -> str:

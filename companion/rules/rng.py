@@ -8,35 +8,44 @@ is small, fast and statistically sound for a game's handful of draws.
 from typing import Any
 
 _MASK = (1 << 64) - 1
+_SPAN = 1 << 64
+_GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 
 
 def seed_state(seed: int) -> int:
     return seed & _MASK
 
 
-def next64(state: int) -> tuple[int, int]:
-    """Return (new state, 64-bit output)."""
-    state = (state + 0x9E3779B97F4A7C15) & _MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return state, z ^ (z >> 31)
-
-
 def below(state: int, n: int) -> tuple[int, int]:
-    """Return (new state, a uniform integer in [0, n)) by rejection, without bias."""
+    """Return (new state, a uniform integer in [0, n)) by rejection, without bias.
+
+    Each try is one SplitMix64 step: the state moves on by the golden gamma and the
+    output is the state mixed (written out here: a game begins with 63 draws)."""
     if n <= 0:
         raise ValueError("n must be positive")
-    limit = (1 << 64) - ((1 << 64) % n)
+    limit = _SPAN - _SPAN % n
     while True:
-        state, x = next64(state)
+        state = (state + _GOLDEN) & _MASK
+        z = ((state ^ (state >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+        x = z ^ (z >> 31)
         if x < limit:
             return state, x % n
 
 
 def shuffle(state: int, items: list[Any]) -> int:
-    """Fisher-Yates shuffle of `items` in place; returns the new state."""
+    """Fisher-Yates shuffle of `items` in place; returns the new state.
+
+    Its draws are `below(state, i + 1)`, written out (a game begins with 63 of them)."""
     for i in range(len(items) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        n = i + 1
+        limit = _SPAN - _SPAN % n
+        x = limit
+        while x >= limit:
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * _MIX1) & _MASK
+            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+            x = z ^ (z >> 31)
+        j = x % n
         items[i], items[j] = items[j], items[i]
     return state

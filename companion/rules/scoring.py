@@ -25,9 +25,16 @@ def score(s: GameState, p: Player, bonus: Player | None = None) -> dict[str, int
     """The player's loot counted as if the game ended now; zero for the dead (R8)."""
     if not p.alive:
         return dict(ZERO)
-    bills = sum(FACE_VALUE[c] for c in p.loot if LOOT_KIND[c] == "bill")
-    diamonds = sum(FACE_VALUE[c] for c in p.loot if LOOT_KIND[c] == "diamond")
-    paintings = sum(1 for c in p.loot if c == "painting") + (p.power == COLLECTOR)
+    bills = diamonds = 0
+    paintings = 1 if p.power == COLLECTOR else 0  # (one loop over the loot, below)
+    for c in p.loot:
+        kind = LOOT_KIND[c]
+        if kind == "bill":
+            bills += FACE_VALUE[c]
+        elif kind == "diamond":
+            diamonds += FACE_VALUE[c]
+        elif kind == "painting":
+            paintings += 1
     painting_total = painting_value(paintings) if paintings else 0
     diamond_bonus = DIAMOND_BONUS if bonus is p else 0
     return {

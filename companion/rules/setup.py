@@ -50,7 +50,9 @@ def new_game(setup: Setup) -> GameState:
     s.powers = {power: s.index[name] for name, power in setup.powers.items()}
     s.players = [Player(name, i, setup.powers.get(name)) for i, name in enumerate(setup.players)]
     s.cards = setup.cards
+    s.physical = setup.cards == "physical"
     s.loot_mode = setup.loot_mode
+    s.physical_loot = setup.loot_mode == "physical"
     s.variant = {**DEFAULT_VARIANT, **setup.variant}
     s.rng = rng.seed_state(setup.seed)
     rounds_left = ROUNDS - setup.start_round + 1
@@ -59,10 +61,10 @@ def new_game(setup: Setup) -> GameState:
     elif setup.loot is None:
         deck = official_deck()
         s.rng = rng.shuffle(s.rng, deck)
-        piles = [deck[i * PILE_SIZE : (i + 1) * PILE_SIZE] for i in range(ROUNDS)]
+        piles = [tuple(deck[i * PILE_SIZE : (i + 1) * PILE_SIZE]) for i in range(ROUNDS)]
         s.piles = piles[:rounds_left]
     else:
-        s.piles = [list(pile) for pile in setup.loot]
+        s.piles = [tuple(pile) for pile in setup.loot]
     s.discard_bang, s.discard_click = setup.start_discard
     for name, sp in setup.start_players.items():
         p = s.players[s.index[name]]
@@ -78,5 +80,7 @@ def new_game(setup: Setup) -> GameState:
     s.phase = LOOT
     s.done, s.used = frozenset(), frozenset()
     s.ordered = s.turn = s.forbidden = s.junk_card = s.new_godfather = None
+    s.to_act = []
+    s.rests_at = None
     start_round(s)
     return s

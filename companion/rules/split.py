@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
 from companion.rules import rng
@@ -27,40 +28,55 @@ def start(s: GameState) -> None:
 
 def next_in_split(s: GameState, seat: int) -> int | None:
     """The first player still in the split, clockwise from `seat` included."""
-    players, n = s.players, len(s.players)
-    for i in range(n):
-        p = players[(seat + i) % n]
-        if p.in_split:
-            return p.seat
+    players = s.players
+    for i in clockwise(len(players), seat):
+        if players[i].in_split:
+            return i
     return None
 
 
+@lru_cache(maxsize=64)
+def clockwise(n: int, seat: int) -> tuple[int, ...]:
+    """The seats of a table of `n`, in seating order from `seat`."""
+    return tuple((seat + i) % n for i in range(n))
+
+
 def over(s: GameState) -> bool:
-    return s.turn is None or (not s.table and not s.token)
+    return s.turn is None or not (s.table or s.token)
 
 
 def shares(s: GameState) -> list[str]:
     return [*s.table, TOKEN] if s.token else s.table[:]
 
 
-def single_options(s: GameState) -> list[str]:
-    return sorted({x for x in shares(s) if kind_of(x) != s.forbidden})
-
-
-def double_options(s: GameState) -> list[tuple[str, str]]:
-    allowed = sorted(x for x in shares(s) if kind_of(x) != s.forbidden)
-    return sorted(set(combinations(allowed, 2)))
-
-
 def greedy_may_double(p: Player) -> bool:
     return p.power == GREEDY and not p.greedy_used
 
 
-def take_options(s: GameState, p: Player) -> list[str | tuple[str, str] | None]:
-    opts: list[str | tuple[str, str] | None] = list(single_options(s))
-    if greedy_may_double(p):
-        opts += double_options(s)
-    return opts or [None]
+Options = tuple[str | tuple[str, str] | None, ...]
+
+
+def take_options(s: GameState, p: Player) -> Options:
+    """What `p` may take now, sorted: one share each (a card or the token), then the
+    Greedy's pairs; (None,) when nothing may be taken (R10, R19, R22)."""
+    if greedy_may_double(p):  # (pairs of the same card count: the whole table)
+        return options(tuple(sorted(s.table)), s.token, s.forbidden, True)
+    shares = {*s.table, TOKEN} if s.token else set(s.table)  # (`options`, written out)
+    if s.forbidden is not None:
+        shares = {x for x in shares if kind_of(x) != s.forbidden}
+    return tuple(sorted(shares)) or (None,)
+
+
+@lru_cache(maxsize=16384)
+def options(table: frozenset[str] | tuple[str, ...], token: bool, forbidden: str | None,
+            double: bool) -> Options:
+    """`take_options` for a table (the same few, worked out once)."""
+    shares = [*table, TOKEN] if token else list(table)
+    allowed = sorted(x for x in shares if kind_of(x) != forbidden)
+    if not allowed:
+        return (None,)
+    singles: Options = tuple(sorted(set(allowed)))
+    return (*singles, *sorted(set(combinations(allowed, 2)))) if double else singles
 
 
 def take(s: GameState, p: Player, a: Action) -> None:
@@ -68,23 +84,26 @@ def take(s: GameState, p: Player, a: Action) -> None:
         who = s.players[s.turn].name if s.turn is not None else "nobody"
         raise RuleError("R10", f"it is {who}'s turn to take a share, not {p.name}'s")
     loot = a.loot
-    picks = [loot] if isinstance(loot, str) else list(loot) if loot is not None else []
-    if len(picks) == 2 and not greedy_may_double(p):
-        raise RuleError("R22", f"{p.name} may not take two shares at once: only the Greedy, "
-                        "on her first turn of the split")
-    if isinstance(loot, tuple) and len(picks) != 2:
-        raise RuleError("R10", "a share is one card or the New Godfather token; "
-                               "a list is only for the Greedy's two shares")
-    left = shares(s)
-    for x in picks:
-        if x not in left:
-            raise RuleError("R10", f"{x} is not on the table")
-        if kind_of(x) == s.forbidden:
+    picks: tuple[str, ...]
+    if isinstance(loot, str):  # (most takes: `check_on_table`, for one share)
+        picks = (loot,)
+        if not (s.token if loot == TOKEN else loot in s.table):
+            raise RuleError("R10", f"{loot} is not on the table")
+        if s.forbidden is not None and kind_of(loot) == s.forbidden:
             raise RuleError("R19", f"the Dictator forbade {s.forbidden} for this take")
-        left.remove(x)
-    if not picks and single_options(s):
-        raise RuleError("R19", f"{p.name} must take a share: taking nothing is allowed "
-                        "only when nothing on the table may be taken")
+    else:
+        picks = loot or ()
+        if len(picks) == 2 and not greedy_may_double(p):
+            raise RuleError("R22", f"{p.name} may not take two shares at once: only the "
+                            "Greedy, on her first turn of the split")
+        if isinstance(loot, tuple) and len(picks) != 2:
+            raise RuleError("R10", "a share is one card or the New Godfather token; "
+                                   "a list is only for the Greedy's two shares")
+        if picks:
+            check_on_table(s, picks)
+        elif take_options(s, p)[0] is not None:
+            raise RuleError("R19", f"{p.name} must take a share: taking nothing is allowed "
+                            "only when nothing on the table may be taken")
     if p.power == GREEDY:
         p.greedy_used = True
         if len(picks) == 2:
@@ -99,6 +118,17 @@ def take(s: GameState, p: Player, a: Action) -> None:
             and later_piles(s) and p.loot and p.loot[-1] == picks[0]):
         s.junk_card = len(p.loot) - 1
     s.turn = next_in_split(s, (p.seat + 1) % len(s.players))
+
+
+def check_on_table(s: GameState, picks: tuple[str, ...]) -> None:
+    """Every share picked lies on the table, and is not of the kind the Dictator forbade."""
+    left = shares(s)
+    for x in picks:
+        if x not in left:
+            raise RuleError("R10", f"{x} is not on the table")
+        if kind_of(x) == s.forbidden:
+            raise RuleError("R19", f"the Dictator forbade {s.forbidden} for this take")
+        left.remove(x)
 
 
 def receive(s: GameState, p: Player, x: str) -> None:
@@ -148,9 +178,12 @@ def clip(s: GameState, p: Player) -> None:
 
 
 def may_forbid(s: GameState) -> Player | None:
-    d = s.holder(DICTATOR)
-    if (d is None or not d.standing or "dictator" in s.used or s.turn is None
-            or s.turn == d.seat or s.junk_card is not None):
+    seat = s.powers.get(DICTATOR)
+    if seat is None:
+        return None
+    d = s.players[seat]
+    if (not d.alive or "dictator" in s.used or s.turn is None or s.turn == d.seat
+            or s.junk_card is not None or not d.standing):
         return None
     return d
 
@@ -198,10 +231,12 @@ def junk(s: GameState, p: Player, a: Action) -> None:
         pile_round = a.pile
     else:
         raise RuleError("R24", f"there is no later pile for round {a.pile} to draw from")
-    pile = s.piles[pile_round - s.round - 1]
+    at = pile_round - s.round - 1
+    pile = list(s.piles[at])
     s.rng, j = rng.below(s.rng, len(pile))
     given = p.loot.pop(s.junk_card)
     got, pile[j] = pile[j], given
+    s.piles[at] = tuple(pile)  # (a pile is never changed in place: copies share it)
     s.junk_card = None
     s.used |= {"junk_dealer"}
     s.event("junk", player=p.name, gave=given, got=got, pile=pile_round)

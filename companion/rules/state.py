@@ -1,7 +1,9 @@
 """The game state: plain mutable records, copied cheaply by `GameState.copy`.
 
 The engine mutates a private copy and hands it back, so callers always see
-immutable snapshots; the simulator mutates one state in place for speed.
+immutable snapshots; the simulator mutates one state in place for speed. What
+never changes during a game (names, powers, the variant) and what is only ever
+replaced, never changed in place (tuples, frozensets) is shared between copies.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ class Player:
 
     __slots__ = (
         "aimed", "alive", "bang", "card", "click", "down", "greedy_used", "hits",
-        "in_split", "loot", "name", "power", "revealed", "seat", "target", "wounds",
+        "in_split", "loot", "name", "power", "seat", "target", "wounds",
     )
 
     def __init__(self, name: str, seat: int, power: str | None) -> None:
@@ -40,8 +42,7 @@ class Player:
         self.target: int | None = None
         self.aimed = False
         self.down: bool | None = None  # courage choice; None until declared
-        self.hits: list[int] = []  # seats whose Bang! hit this player this turn
-        self.revealed = False
+        self.hits: tuple[int, ...] = ()  # seats whose Bang! hit this player this turn
         self.in_split = False
         self.greedy_used = False
 
@@ -52,7 +53,7 @@ class Player:
     @property
     def standing(self) -> bool:
         """Standing at the split: alive, did not lie down, took no wound (R7, R26)."""
-        return self.alive and self.down is False and not self.hits_wound
+        return self.alive and self.down is False and not (self.hits and self.hits_wound)
 
     @property
     def hits_wound(self) -> bool:
@@ -60,12 +61,12 @@ class Player:
 
     def copy(self) -> Player:
         p = Player.__new__(Player)
-        p.name, p.seat, p.power, p.alive, p.wounds = (
-            self.name, self.seat, self.power, self.alive, self.wounds)
-        p.bang, p.click, p.loot, p.card, p.target, p.aimed = (
-            self.bang, self.click, self.loot[:], self.card, self.target, self.aimed)
-        p.down, p.hits, p.revealed, p.in_split, p.greedy_used = (
-            self.down, self.hits[:], self.revealed, self.in_split, self.greedy_used)
+        p.name, p.seat, p.power, p.alive, p.wounds, p.bang, p.click = (
+            self.name, self.seat, self.power, self.alive, self.wounds, self.bang, self.click)
+        p.card, p.target, p.aimed, p.down, p.hits, p.in_split, p.greedy_used = (
+            self.card, self.target, self.aimed, self.down, self.hits, self.in_split,
+            self.greedy_used)
+        p.loot = self.loot[:]  # (the hits are a tuple: shared)
         return p
 
 
@@ -74,21 +75,24 @@ class GameState:
 
     __slots__ = (
         "cards", "discard_bang", "discard_click", "done", "events", "forbidden", "godfather",
-        "index", "junk_card", "loot_mode", "new_godfather", "ordered", "out", "phase", "piles",
-        "players",
-        "powers", "rng", "round", "table", "token", "turn", "used", "variant", "winners",
+        "index", "junk_card", "living_names", "loot_mode", "new_godfather", "ordered", "out",
+        "phase", "physical", "physical_loot", "piles", "players", "powers",
+        "rests_at", "rng", "round", "table", "to_act", "token", "turn", "used", "variant",
+        "winners",
     )
 
     players: list[Player]
     index: dict[str, int]  # name -> seat, shared between copies (never mutated)
     powers: dict[str, int]  # power -> seat, shared between copies
     cards: str  # "digital" or "physical"
+    physical: bool  # cards == "physical": the companion sees no hand
     loot_mode: str  # "digital" (dealt from the seeded deck) or "physical" (entered by `deal`)
+    physical_loot: bool  # loot_mode == "physical"
     variant: dict[str, Any]
     round: int
     phase: str
     godfather: int
-    piles: list[list[str]]  # piles still to turn up; [0] is next round's
+    piles: list[tuple[str, ...]]  # piles still to turn up; [0] is next round's
     table: list[str]  # loot cards on the table
     token: bool  # the New Godfather token lies untaken
     discard_bang: int
@@ -104,30 +108,34 @@ class GameState:
     out: list[str]  # loot out of play: used Clips and kits, discarded leftovers
     winners: list[str]
     events: list[dict[str, Any]]
+    # Kept by the rules as they change, so that nobody rescans the players for them:
+    # whom the step of everyone at once (choose, hold-up, courage) still waits for, in
+    # seating order (the Kid only once alone, R25): noted when it begins (`Phase.start`),
+    # each seat taken off as its player acts
+    to_act: list[int]
+    living_names: tuple[str, ...]  # the living players' names in seating order (the aims)
+    rests_at: str | None  # the resting window the game rests at, if any (`engine.settle`)
 
     def copy(self) -> GameState:
         s = GameState.__new__(GameState)
         s.players = [p.copy() for p in self.players]
-        s.index, s.powers, s.cards, s.variant = self.index, self.powers, self.cards, self.variant
-        s.loot_mode = self.loot_mode
-        s.round, s.phase, s.godfather = self.round, self.phase, self.godfather
-        s.piles = [pile[:] for pile in self.piles]
-        s.table, s.token = self.table[:], self.token
-        s.discard_bang, s.discard_click, s.rng = self.discard_bang, self.discard_click, self.rng
-        s.done, s.ordered, s.turn, s.forbidden = self.done, self.ordered, self.turn, self.forbidden
-        s.used, s.junk_card, s.new_godfather = self.used, self.junk_card, self.new_godfather
-        s.out, s.winners, s.events = self.out[:], self.winners[:], self.events[:]
+        # what is only ever replaced, never changed in place, is shared
+        (s.index, s.powers, s.cards, s.physical, s.variant, s.loot_mode, s.physical_loot,
+         s.done, s.used, s.living_names) = (
+            self.index, self.powers, self.cards, self.physical, self.variant, self.loot_mode,
+            self.physical_loot, self.done, self.used, self.living_names)
+        (s.round, s.phase, s.godfather, s.token, s.discard_bang, s.discard_click, s.rng,
+         s.ordered, s.turn, s.forbidden, s.junk_card, s.new_godfather, s.rests_at) = (
+            self.round, self.phase, self.godfather, self.token, self.discard_bang,
+            self.discard_click, self.rng, self.ordered, self.turn, self.forbidden,
+            self.junk_card, self.new_godfather, self.rests_at)
+        # the lists are copied (the events in them are never changed: shared)
+        s.piles, s.table, s.out, s.winners, s.events, s.to_act = (
+            self.piles[:], self.table[:], self.out[:], self.winners[:], self.events[:],
+            self.to_act[:])
         return s
 
     # -- queries used everywhere ------------------------------------------------------
-
-    @property
-    def physical(self) -> bool:
-        return self.cards == "physical"
-
-    @property
-    def physical_loot(self) -> bool:
-        return self.loot_mode == "physical"
 
     @property
     def dealt(self) -> bool:
@@ -144,6 +152,10 @@ class GameState:
 
     def living(self) -> list[Player]:
         return [p for p in self.players if p.alive]
+
+    def count_the_living(self) -> None:
+        """After a death (or at the start): refresh `living_names`."""
+        self.living_names = tuple(p.name for p in self.players if p.alive)
 
     def clockwise_from(self, seat: int) -> list[Player]:
         """All players in seating order starting at `seat`."""

@@ -6,6 +6,8 @@ Each handler checks the action against the rules and mutates the (private) state
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from companion.rules import rng
 from companion.rules.actions import Action
 from companion.rules.cards import BANG, BULLETS, CLICK, LOOT_KIND, PILE_SIZE
@@ -77,12 +79,18 @@ def deal(s: GameState, p: Player, a: Action) -> None:
 
 
 def hustle_victims(s: GameState, h: Player) -> list[Player]:
-    return [v for v in s.living() if v is not h and (s.physical or v.hand_size > 0)]
+    physical = s.physical
+    return [v for v in s.players if v.alive and v is not h and (physical or v.bang or v.click)]
 
 
 def hustle_gives(h: Player, v: Player) -> list[str]:
     """Cards the Hustler can surely give back: held before the draw, or the only kind drawn."""
-    return [c for c in BULLETS if hand_count(h, c) > 0 or hand_count(v, c) == v.hand_size]
+    gives = []
+    if h.bang or not v.click:  # (a hand of bangs only: the card drawn is a bang)
+        gives.append(BANG)
+    if h.click or not v.bang:
+        gives.append(CLICK)
+    return gives
 
 
 def hustle(s: GameState, p: Player, a: Action) -> None:
@@ -116,23 +124,36 @@ def hustle(s: GameState, p: Player, a: Action) -> None:
 # -- choose (R1) ---------------------------------------------------------------------------
 
 
+def choices(s: GameState, p: Player) -> int:
+    """The cards a player may put down now, one for each kind in hand (physical cards: the
+    one unseen); none once a card is down, for the dead, or with no card in hand (R1)."""
+    if not p.alive or p.card is not None:
+        return 0
+    return 1 if s.physical else (p.bang > 0) + (p.click > 0)
+
+
 def choosers(s: GameState) -> list[Player]:
-    """Who still puts a card down: alive, none down yet, and a card in hand (R1)."""
-    physical = s.physical
-    return [p for p in s.players if p.alive and p.card is None and (physical or p.bang or p.click)]
+    """Who still puts a card down."""
+    return [p for p in s.players if choices(s, p)]
 
 
 def choose(s: GameState, p: Player, a: Action) -> None:
-    if p not in choosers(s):
+    n = choices(s, p)
+    if not n:
         raise RuleError("R3", f"{p.name} has already put a card down this turn"
                         if p.card else f"{p.name} has no card to put down")
+    card = a.card
     if s.physical:
-        check_physical_field(s, a.card, "the card chosen", "R3")
-        p.card = HIDDEN
-        return
-    card = check_bullet(a.card, "R1")
-    take_from_hand(p, card, "R1")
+        check_physical_field(s, card, "the card chosen", "R3")
+        card = HIDDEN
+    elif card == BANG and p.bang:
+        p.bang -= 1
+    elif card == CLICK and p.click:
+        p.click -= 1
+    else:
+        take_from_hand(p, check_bullet(card, "R1"), "R1")  # (which refuses it, and why)
     p.card = card
+    s.to_act.remove(p.seat)
 
 
 # -- hold-up (R4, R25) and the Cunning (R17) -----------------------------------------------
@@ -142,23 +163,25 @@ def aim_targets(s: GameState, p: Player) -> list[Player]:
     return [t for t in s.players if t.alive and t is not p]
 
 
-def kid_waits(s: GameState, p: Player) -> bool:
-    return p.power == KID and any(not q.aimed for q in s.living() if q is not p)
-
-
 def aim(s: GameState, p: Player, a: Action) -> None:
     """An aim in the hold-up (the privilege's re-aim is `aim_ordered`)."""
     if p.aimed:
         raise RuleError("R3", f"{p.name} has already aimed this turn")
-    if kid_waits(s, p):
+    if p.seat not in s.to_act:  # (alive, not aimed: the Kid, while others have to aim)
         raise RuleError("R25", f"{p.name} is the Kid and aims after every other living player")
     if a.target is not None:
-        t = player_named(s, a.target, "target")
-        if t not in aim_targets(s, p):
+        seat = s.index.get(a.target) if isinstance(a.target, str) else None
+        t = player_named(s, a.target, "target") if seat is None else s.players[seat]
+        if t is p or not t.alive:  # (`aim_targets`)
             raise RuleError("R8", f"{p.name} cannot aim at {t.name}: "
                             + ("that is oneself" if t is p else f"{t.name} is out of the game"))
         p.target = t.seat
     p.aimed = True
+    s.to_act.remove(p.seat)
+    if not s.to_act:  # the Kid aims last, alone (R25)
+        kid = s.holder(KID)
+        if kid is not None and not kid.aimed:
+            s.to_act.append(kid.seat)
 
 
 def can_swap(s: GameState) -> bool:
@@ -201,16 +224,21 @@ def new_targets(s: GameState, p: Player) -> list[Player]:
     return [t for t in aim_targets(s, p) if t.seat != p.target]
 
 
+def _orderable(s: GameState) -> Iterator[Player]:
+    others = len(s.living_names) - 1  # (`new_targets`, counted: all but oneself and the old)
+    for p in s.players:
+        if (p.alive and p.seat != s.godfather
+                and others - (p.target is not None and s.players[p.target].alive) > 0):
+            yield p
+
+
 def orderable(s: GameState) -> list[Player]:
-    return [p for p in s.living() if p.seat != s.godfather and new_targets(s, p)]
+    """Whom the Godfather may order: another living player with a new target (R5)."""
+    return list(_orderable(s))
 
 
 def can_order(s: GameState) -> bool:
-    """Someone may be ordered: `orderable(s)` is not empty (R5), found without listing."""
-    living = [p for p in s.players if p.alive]
-    return any(p.seat != s.godfather
-               and len(living) - 1 - (p.target is not None and s.players[p.target].alive) > 0
-               for p in living)
+    return next(_orderable(s), None) is not None
 
 
 def privilege(s: GameState, p: Player, a: Action) -> None:
@@ -258,6 +286,7 @@ def courage(s: GameState, p: Player, a: Action) -> None:
     if not isinstance(a.down, bool):
         raise RuleError("R6", "courage takes down: true or false")
     p.down = a.down
+    s.to_act.remove(p.seat)
     if not a.down:
         return
     s.event("lay_down", player=p.name)

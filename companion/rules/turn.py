@@ -7,26 +7,18 @@ next step and the next round. Nothing here compares phase names.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
 
 from companion.rules import effects, split, steps
 from companion.rules.actions import Action
-from companion.rules.cards import BULLETS, KINDS, LOOT_KIND, ROUNDS
+from companion.rules.cards import BANG, BULLETS, CLICK, KINDS, LOOT_KIND, ROUNDS
+from companion.rules.menu import Offer, act
 from companion.rules.powers import CUNNING, HUSTLER, JUNK_DEALER, KID, SMART
 from companion.rules.scoring import finish
 from companion.rules.state import LOOT, SPLIT, GameState, Player
 
 # -- listing actions -----------------------------------------------------------------------
-
-
-@lru_cache(maxsize=8192)
-def act(type_: str, player: str, key: str, value: Any, key2: str = "", value2: Any = None,
-        ) -> Action:
-    """Actions are immutable values: the same few are built once, not at every call."""
-    fields = {key: value, key2: value2} if key2 else {key: value}
-    return Action(type_, player, **fields)
 
 
 @lru_cache(maxsize=1024)
@@ -58,8 +50,12 @@ def goto(name: str) -> Callable[[GameState], None]:
 # -- loot (R2) and the Hustler (R23) -------------------------------------------------------
 
 
+def deal_due(s: GameState) -> bool:
+    return not s.dealt
+
+
 def dealer(s: GameState) -> list[Player]:
-    return [] if s.dealt else [s.players[s.godfather]]
+    return [s.players[s.godfather]] if deal_due(s) else []
 
 
 def may_hustle(s: GameState) -> Player | None:
@@ -72,23 +68,81 @@ def may_hustle(s: GameState) -> Player | None:
 def hustles(s: GameState, h: Player) -> list[Action]:
     out = [act("hustle", h.name, "victim", None)]
     for v in steps.hustle_victims(s, h):
-        gives: list[str | None] = [None] if s.physical else list(steps.hustle_gives(h, v))
-        out += [act("hustle", h.name, "victim", v.name, "give", g) for g in gives]
+        for g in (None,) if s.physical else steps.hustle_gives(h, v):
+            out.append(act("hustle", h.name, "victim", v.name, "give", g))
     return out
 
 
 # -- choose (R1) ---------------------------------------------------------------------------
 
 
-def chooses(s: GameState) -> list[Action]:
-    out: list[Action] = []
-    for p in steps.choosers(s):
-        cards = [None] if s.physical else [c for c in BULLETS if steps.hand_count(p, c)]
-        out += [act("choose", p.name, "card", c) for c in cards]
+def choosing(s: GameState) -> None:
+    """The bullet choice begins: who puts a card down."""
+    s.to_act = [p.seat for p in s.players if steps.choices(s, p)]
+
+
+def left_to_act(s: GameState) -> list[int]:
+    return s.to_act
+
+
+def choices_count(s: GameState) -> int:
+    """The choosers' choices: one for each kind of card in hand (physical cards: one)."""
+    if s.physical:
+        return len(s.to_act)
+    n, players = 0, s.players
+    for seat in s.to_act:  # (`steps.choices` of each, written out)
+        p = players[seat]
+        n += (p.bang > 0) + (p.click > 0)
+    return n
+
+
+def nth_choice(s: GameState, i: int) -> Action:
+    """Each chooser's cards in hand, bang before click (physical cards: one unseen card)."""
+    players = s.players
+    if s.physical:
+        return act("choose", players[s.to_act[i]].name, "card", None)
+    for seat in s.to_act:
+        p = players[seat]
+        if p.bang and p.click:
+            if i < 2:
+                return act("choose", p.name, "card", CLICK if i else BANG)
+            i -= 2
+        elif i:
+            i -= 1
+        else:
+            return act("choose", p.name, "card", BANG if p.bang else CLICK)
+    raise IndexError(i)
+
+
+def choices_listed(s: GameState) -> list[Action]:
+    """`nth_choice` of every index, built in one pass."""
+    players = s.players
+    if s.physical:
+        return [act("choose", players[seat].name, "card", None) for seat in s.to_act]
+    out = []
+    for seat in s.to_act:
+        p = players[seat]
+        if p.bang:
+            out.append(act("choose", p.name, "card", BANG))
+        if p.click:
+            out.append(act("choose", p.name, "card", CLICK))
     return out
 
 
 # -- hold-up (R4, R25) and the Cunning (R17) -----------------------------------------------
+
+
+def aiming_starts(s: GameState) -> None:
+    """The hold-up begins: every living player aims, the Kid after all the others (R25);
+    each has an aim at every other living player, and one too slow."""
+    s.to_act = [p.seat for p in s.players if p.alive and p.power != KID]
+    kid = s.holder(KID)
+    if kid is not None and not s.to_act:
+        s.to_act = [kid.seat]
+
+
+def aims_count(s: GameState) -> int:
+    return len(s.to_act) * len(s.living_names)
 
 
 def aiming(s: GameState) -> list[Player]:
@@ -99,24 +153,27 @@ def aiming(s: GameState) -> list[Player]:
     return left
 
 
-def holdup_aims(s: GameState) -> list[Action]:
-    names = tuple(p.name for p in s.players if p.alive)
-    out: list[Action] = []
-    for p in aiming(s):
-        out += aims(p.name, names)
-    return out
+def nth_aim(s: GameState, i: int) -> Action:
+    """Each aimer's aims, in seating order: too slow, then every other living player."""
+    j, t = divmod(i, len(s.living_names))
+    return aims(s.players[s.to_act[j]].name, s.living_names)[t]
 
 
-def _once_all_have(s: GameState, mark: str, can: Callable[[GameState], bool],
-                   pending: Callable[[Player], bool], power: str) -> Player | None:
-    """The holder of `power`, once no living player is `pending`, if it may still act."""
-    if mark in s.done or not can(s) or any(p.alive and pending(p) for p in s.players):
+def aims_listed(s: GameState) -> list[Action]:
+    players, living = s.players, s.living_names
+    return [a for seat in s.to_act for a in aims(players[seat].name, living)]
+
+
+def _once_all_have(s: GameState, mark: str, can: Callable[[GameState], bool], power: str,
+                   ) -> Player | None:
+    """The holder of `power`, once every living player has acted, if it may still act."""
+    if s.to_act or mark in s.done or not can(s):
         return None
     return s.holder(power)
 
 
 def may_swap(s: GameState) -> Player | None:
-    return _once_all_have(s, "swap", steps.can_swap, lambda p: not p.aimed, CUNNING)
+    return _once_all_have(s, "swap", steps.can_swap, CUNNING)
 
 
 def swaps(s: GameState, c: Player) -> list[Action]:
@@ -124,6 +181,10 @@ def swaps(s: GameState, c: Player) -> list[Action]:
 
 
 # -- the Godfather's privilege (R5) --------------------------------------------------------
+
+
+def ordered(s: GameState) -> bool:
+    return s.ordered is not None
 
 
 def reaiming(s: GameState) -> list[Player]:
@@ -141,27 +202,40 @@ def may_order(s: GameState) -> Player | None:
     return s.players[s.godfather]
 
 
-def orders(s: GameState, g: Player) -> list[Action]:
-    return [act("privilege", g.name, "order", None)] + [
-        act("privilege", g.name, "order", o.name) for o in steps.orderable(s)]
+def orders(s: GameState, g: Player) -> Sequence[Action]:
+    """No order, or an order to each orderable player (built only when drawn)."""
+    return Offer("privilege", g.name, "order", [None, *(o.name for o in steps.orderable(s))])
 
 
 # -- courage (R6) and the Smart (R28) ------------------------------------------------------
+
+
+def deciding_starts(s: GameState) -> None:
+    """The courage step begins: every living player stands or lies down."""
+    s.to_act = [p.seat for p in s.players if p.alive]
+
+
+def courage_count(s: GameState) -> int:
+    return 2 * len(s.to_act)
 
 
 def deciding(s: GameState) -> list[Player]:
     return [p for p in s.players if p.alive and p.down is None]
 
 
-def courages(s: GameState) -> list[Action]:
-    out: list[Action] = []
-    for p in deciding(s):
-        out += (act("courage", p.name, "down", False), act("courage", p.name, "down", True))
-    return out
+def nth_courage(s: GameState, i: int) -> Action:
+    """Each undecided player stands or lies down, in seating order."""
+    return act("courage", s.players[s.to_act[i >> 1]].name, "down", bool(i & 1))
+
+
+def courage_listed(s: GameState) -> list[Action]:
+    players = s.players
+    return [act("courage", players[seat].name, "down", down)
+            for seat in s.to_act for down in (False, True)]
 
 
 def may_smart(s: GameState) -> Player | None:
-    return _once_all_have(s, "smart", steps.can_smart, lambda p: p.down is None, SMART)
+    return _once_all_have(s, "smart", steps.can_smart, SMART)
 
 
 def smarts(s: GameState, m: Player) -> list[Action]:
@@ -172,7 +246,7 @@ def smarts(s: GameState, m: Player) -> list[Action]:
 
 
 def revealing(s: GameState) -> list[Player]:
-    return [p for p in s.players if steps.must_reveal(s, p)]
+    return [p for p in s.players if steps.must_reveal(s, p)] if s.physical else []
 
 
 def reveals(s: GameState) -> list[Action]:
@@ -181,23 +255,27 @@ def reveals(s: GameState) -> list[Action]:
 
 def resolve_cards(s: GameState) -> None:
     if effects.resolve(s):
-        s.phase = SPLIT
-        split.start(s)
+        s.phase = SPLIT  # (which starts with `split.start`)
 
 
 # -- the split (R10 to R14), the Dictator (R19), the Junk Dealer (R24) ---------------------
 
 
-def taking(s: GameState) -> list[Player]:
+def taker(s: GameState) -> Player | None:
     """Whose turn it is, while the split goes on (after the Junk Dealer's window)."""
-    if s.turn is None or s.junk_card is not None or split.over(s):
-        return []
-    return [s.players[s.turn]]
+    if s.turn is None or s.junk_card is not None or not (s.table or s.token):  # (`split.over`)
+        return None
+    return s.players[s.turn]
 
 
-def takes(s: GameState) -> list[Action]:
-    return [act("take", p.name, "loot", x) for p in taking(s)
-            for x in split.take_options(s, p)]
+def taking(s: GameState) -> list[Player]:
+    p = taker(s)
+    return [] if p is None else [p]
+
+
+def takes(s: GameState) -> Sequence[Action]:
+    p = taker(s)
+    return () if p is None else Offer("take", p.name, "loot", split.take_options(s, p))
 
 
 def forbids(s: GameState, d: Player) -> list[Action]:
@@ -235,8 +313,9 @@ def begin_round(s: GameState) -> None:
     s.done = s.used = frozenset()
     s.ordered = s.turn = s.forbidden = s.junk_card = s.new_godfather = None
     s.phase = LOOT
+    s.count_the_living()
     s.event("round", godfather=s.players[s.godfather].name, loot=s.table[:])
-    if len(s.living()) <= 1:  # R9, for a game begun from such a position
+    if len(s.living_names) <= 1:  # R9, for a game begun from such a position
         finish(s)
 
 

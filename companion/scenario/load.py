@@ -6,8 +6,8 @@ be refused by the rules themselves, action by action.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from companion.rules.actions import Action
@@ -15,7 +15,7 @@ from companion.rules.cards import BULLETS, ROUNDS
 from companion.rules.powers import wound_limit
 from companion.rules.setup import Setup, StartPlayer
 from companion.schema import Checker, parse_action
-from companion.yamlfile import Path_, YamlDoc, load_yaml
+from companion.yamlfile import Path_, YamlDoc, read_yaml
 
 __all__ = ["Scenario", "load_scenario", "parse_action", "parse_scenario"]
 
@@ -34,8 +34,8 @@ class Scenario:
     filename: str
 
 
-def load_scenario(path: str | Path) -> Scenario:
-    return parse_scenario(load_yaml(Path(path)))
+def load_scenario(path: str | os.PathLike[str]) -> Scenario:
+    return parse_scenario(read_yaml(path))
 
 
 def parse_scenario(doc: YamlDoc) -> Scenario:

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from typing import Any
 
 import yaml
 
-from companion.rules import GameState, legal_actions, new_game
+from companion.bots.random_bot import deal_action, random_setup
+from companion.rules import GameState, apply_in_place, legal_actions, new_game, phase_of
+from companion.rules.cards import official_deck
 from companion.scenario import Replay, parse_scenario, replay
 from companion.yamlfile import YamlDoc, load_yaml
 
@@ -112,3 +116,26 @@ def takes(*shares: str) -> str:
 
 def lines(*parts: str) -> str:
     return "\n".join(parts)
+
+
+def states(seed: int, players: int, powers: bool, cards: str = "digital",
+           loot_mode: str = "digital") -> Iterator[GameState]:
+    """Every state a random legal game rests at, the end included (the same object, mutated:
+    look at it before asking for the next)."""
+    rnd = random.Random(seed)
+    s = new_game(random_setup(rnd, players, seed, powers, cards, loot_mode))
+    deck = official_deck()
+    rnd.shuffle(deck)
+    while True:
+        yield s
+        if phase_of(s).then is None:
+            return
+        legal = legal_actions(s)
+        apply_in_place(s, rnd.choice(legal) if legal else deal_action(s, deck))
+
+
+def mixed_games(n: int) -> Iterator[GameState]:
+    for i in range(n):
+        yield from states(i, 4 + i % 5, powers=i % 4 != 0,
+                          cards="physical" if i % 3 == 0 else "digital",
+                          loot_mode="physical" if i % 5 == 0 else "digital")

@@ -7,30 +7,23 @@ against what the referee accepts, over many random games.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rules_helpers import FOUR, deal_due, state_of
+from rules_helpers import FOUR, deal_due, mixed_games, state_of, states
 
-from companion.bots.random_bot import deal_action, random_setup
 from companion.rules import (
     TABLE,
     Action,
     GameState,
     apply,
-    apply_in_place,
     countdown_step,
     legal_actions,
-    new_game,
     open_windows,
     phase_of,
     waiting,
     waiting_for,
 )
 from companion.rules.actions import FIELDS
-from companion.rules.cards import official_deck
 from companion.rules.engine import window
 from companion.rules.phases import (
     ACTION_TYPES,
@@ -44,30 +37,6 @@ from companion.rules.phases import (
 )
 from companion.rules.powers import KID, POWERS
 from companion.rules.state import PHASES
-
-
-def states(seed: int, players: int, powers: bool, cards: str = "digital",
-           loot_mode: str = "digital") -> Iterator[GameState]:
-    """Every state a random legal game rests at, the end included (the same object, mutated:
-    look at it before asking for the next)."""
-    rnd = random.Random(seed)
-    s = new_game(random_setup(rnd, players, seed, powers, cards, loot_mode))
-    deck = official_deck()
-    rnd.shuffle(deck)
-    while True:
-        yield s
-        if phase_of(s).then is None:
-            return
-        legal = legal_actions(s)
-        apply_in_place(s, rnd.choice(legal) if legal else deal_action(s, deck))
-
-
-def mixed_games(n: int) -> Iterator[GameState]:
-    for i in range(n):
-        yield from states(i, 4 + i % 5, powers=i % 4 != 0,
-                          cards="physical" if i % 3 == 0 else "digital",
-                          loot_mode="physical" if i % 5 == 0 else "digital")
-
 
 # -- the table itself ----------------------------------------------------------------------
 
