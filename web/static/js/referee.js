@@ -6,7 +6,7 @@ import { connect, el, notice, post, replace } from "./live.js";
 import { ReplayDialog } from "./replay.js";
 import { setupFlow } from "./setup_flow.js";
 import { renderTable } from "./tableview.js";
-import { buttonLabel, lootLabel, statusLine, t, waitingText } from "./words.js";
+import { buttonLabel, lootLabel, refusal, statusLine, t, waitingText } from "./words.js";
 
 let state = null;
 const felt = document.getElementById("felt");
@@ -31,8 +31,7 @@ for (const tab of document.querySelectorAll("[data-tab]")) {
 async function command(body) {
   const res = await post("/api/command", { version: state ? state.version : 0, ...body });
   if (res.ok) notice("");
-  else if (res.status === 409) notice(t("ui.stale"));
-  else notice(`${t("ui.refused")} ${res.body.error || res.status}`);
+  else notice(refusal(res));
   return res.ok;
 }
 

@@ -6,7 +6,7 @@
 import { Countdown, muteButton } from "./countdown.js";
 import { connect, el, notice, post, replace } from "./live.js";
 import {
-  buttonLabel, lootLabel, plural, powerName, powerReminder, say, statusLine, t, waitingText,
+  buttonLabel, lootLabel, plural, powerName, powerReminder, refusal, say, statusLine, t, waitingText,
 } from "./words.js";
 
 const phone = document.getElementById("phone");
@@ -20,7 +20,7 @@ async function act(action) {
   const res = await post("/api/command", { version: state.version, type: "action", action },
     { "X-Seat": String(seat), "X-CSRF-Token": csrf });
   if (res.ok) notice("");
-  else notice(res.status === 409 ? t("ui.stale") : `${t("ui.refused")} ${res.body.error || res.status}`);
+  else notice(refusal(res));
 }
 
 // The phone's own buttons, as the server made them (`me.commands`): in the server's
@@ -86,7 +86,7 @@ async function claim() {
   const res = await post("/api/claim", { seat, token: phone.dataset.token });
   if (!res.ok) {
     if (res.status === 409 || res.status === 403) location.reload();
-    else notice(`${t("ui.refused")} ${res.body.error || res.status}`);
+    else notice(refusal(res));
     return false;
   }
   csrf = res.body.csrf;
@@ -97,7 +97,7 @@ async function claim() {
 // In the demo: the seat's bot plays it again; this phone lets it go (the link claims it again).
 async function handBack() {
   const res = await post(`/api/seat/${seat}/release`, {}, { "X-CSRF-Token": csrf });
-  if (!res.ok) { notice(`${t("ui.refused")} ${res.body.error || res.status}`); return; }
+  if (!res.ok) { notice(refusal(res)); return; }
   replace(phone, el("p", { class: "hint", role: "status" },
     t("phone.handed_back", { style: t(`bot.${state.me.stand_in}`) })));
 }

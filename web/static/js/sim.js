@@ -3,7 +3,7 @@
 
 import { connect, el, notice, post, replace } from "./live.js";
 import { renderTable } from "./tableview.js";
-import { statusLine, t } from "./words.js";
+import { refusal, statusLine, t } from "./words.js";
 
 const felt = document.getElementById("felt");
 const guns = document.getElementById("guns").dataset.guns.split(",").filter(Boolean).map(Number);
@@ -15,7 +15,7 @@ const mode = () => document.querySelector('#sim-mode input[name="mode"]:checked'
 
 async function sim(command) {
   const res = await post("/api/sim", { command });
-  notice(res.ok ? "" : `${t("ui.refused")} ${res.body.error || res.status}`);
+  notice(res.ok ? "" : refusal(res));
 }
 
 // On the drawing: click a seat to pick its gun, then the seat it aims at (or, to sweep

@@ -87,6 +87,15 @@ export function say(item) {
 // A ready-made button's label ({command, label, args} from the server).
 export const buttonLabel = (b) => say({ key: b.label, args: b.args });
 
+// A refused command in the page's words: what its status means to a player. The server's
+// own sentence (English, for whoever looks after the table) goes to the browser's console.
+export function refusal(res) {
+  const key = { 409: "ui.stale", 401: "ui.refused_access", 403: "ui.refused_access",
+    503: "ui.refused_busy", 507: "ui.refused_journal" }[res.status] ?? "ui.refused_rules";
+  if (res.body?.error) console.info(`refused (${res.status}): ${res.body.error}`);
+  return t(key);
+}
+
 // "Round 2 of 8 · Hold-up · Paused": the header line of every page.
 export function statusLine(state) {
   if (!state.game) return t("ui.no_game_short");
