@@ -123,11 +123,17 @@ class TableBot:
             if a["player"] in mine:
                 by_player.setdefault(a["player"], []).append(a)
         for name in self.rnd.sample(sorted(by_player), len(by_player)):
-            kind = by_player[name][0]["type"]
-            options: list[Choice] = [a for a in by_player[name] if a["type"] == kind]
+            mine_now = by_player[name]
+            kind = mine_now[0]["type"]
+            options: list[Choice] = [a for a in mine_now if a["type"] == kind]
             if kind in PASS_BY_WAITING and len(tapped) > len(options):
                 options.append(None)
             choice = self.players.pick(name, options)
+            if choice is None:  # passed: the player's own next step goes on, if any
+                after = [a for a in mine_now if a["type"] != kind]
+                choice = self.players.pick(name, [a for a in after
+                                                  if a["type"] == after[0]["type"]]) \
+                    if after else None
             if choice is not None:
                 return choice
         return None

@@ -7,6 +7,7 @@ import re
 
 import pytest
 from playwright.sync_api import expect
+from waiting import wait_for
 
 from companion.referee.commands import Auth
 
@@ -205,6 +206,9 @@ def test_eight_seats_read_from_two_metres_in_every_language(live, open_page, scr
         act(live, {"type": "choose", "player": name})
     for gun in range(1, 8):  # Hal is too slow
         sim.aim(gun, gun % 8 + 1)
+    table = live.table  # the seven guns read their targets before "one, two, three"
+    wait_for(lambda: all(table.readings.now(g, "aim", table.clock.now_ms()) == g % 8 + 1
+                         for g in range(1, 8)), 10, "the seven aims")
     live.table.command({"type": "countdown", "version": live.table.version}, GODFATHER)
     expect(page.locator("#step")).not_to_contain_text("counting")
     while unclear := [a for a in live.table.legal() if a.type == "aim" and a.target]:
