@@ -15,7 +15,7 @@ from companion.bots.lab import make_bot
 from companion.bots.memory import Memory
 from companion.bots.view import seat_view
 from companion.referee.table import Table
-from companion.rules import legal_actions
+from companion.rules.actions import action_from_dict
 
 Choice = dict[str, Any] | None  # an action as the table lists it; None: pass
 
@@ -46,9 +46,6 @@ class StandIns:
         if memory is None or memory.read > len(s.events):  # a new game, or an undo
             memory = self._memories[name] = Memory(name, tuple(p.name for p in s.players))
         bot = self.bots[game.seat_of[name]]
-        actions = {repr(a.to_dict()): a for a in legal_actions(s)}
-        offered = [None if o is None else actions.get(repr(o)) for o in options]
-        if any(o is not None and a is None for o, a in zip(options, offered, strict=True)):
-            return options[0]  # the game moved on since the options were listed
+        offered = [None if o is None else action_from_dict(o) for o in options]
         view = seat_view(s, name, memory, masked=bot.needs_state) if bot.needs_view else None
         return options[offered.index(bot.decide(view, offered))]

@@ -129,11 +129,10 @@ class TableBot:
             if kind in PASS_BY_WAITING and len(tapped) > len(options):
                 options.append(None)
             choice = self.players.pick(name, options)
-            if choice is None:  # passed: the player's own next step goes on, if any
-                after = [a for a in mine_now if a["type"] != kind]
-                choice = self.players.pick(name, [a for a in after
-                                                  if a["type"] == after[0]["type"]]) \
-                    if after else None
+            after = [a for a in mine_now if a["type"] != kind]
+            if choice is None and after:  # passed: the player's own next step goes on
+                after_kind = after[0]["type"]
+                choice = self.players.pick(name, [a for a in after if a["type"] == after_kind])
             if choice is not None:
                 return choice
         return None

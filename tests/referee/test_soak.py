@@ -105,7 +105,7 @@ def test_an_evening_of_bot_games_through_the_whole_stack(remote):
         steps_total += steps
         seen = spectator.final(state["game"])
         assert seen["winners"] == state["winners"]
-        assert seen["events"] == table.request("/api/state")[1]["events"]  # the whole log
+        assert seen["events"] == table.state()["events"]  # the whole log
         if n % 20 == 0:  # the journal's game replays to the same end
             same_game(state, replayed(table))
         memory.append(rss_mib(table.proc.pid))
