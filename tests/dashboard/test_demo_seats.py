@@ -21,15 +21,18 @@ STYLES = {1: "cautious", 2: "aggressive", 3: "greedy", 4: "vengeful"}
 
 
 @pytest.fixture
-def demo(live: Running) -> Iterator[Running]:
-    """The demo's bots on the live table: a style per seat, at a quick pace."""
-    table, stop = live.table, threading.Event()
+def demo(live: Running) -> Iterator[tuple[Running, threading.Event]]:
+    """The demo's bots on the live table: a style per seat, at a quick pace. They start
+    playing when the test sets the event, so the visitor's seat is taken before its bot
+    can have played all of round 1 on a fast machine (or a slow browser)."""
+    table, stop, go = live.table, threading.Event(), threading.Event()
     table.stand_ins = dict(STYLES)
     bot = TableBot(LivePort(table, table.simulator, stop, 0.05), random.Random(5),
                    too_slow=0, players=StandIns(table, STYLES, 5))
     bot.new_game(["Ana", "Bob", "Cyd", "Dee"], powers="none", seed=5)
 
     def play() -> None:
+        go.wait(60)
         while not stop.is_set() and table.game and table.game.state.phase != "over":
             try:
                 bot.step(bot.port.control())
@@ -38,13 +41,14 @@ def demo(live: Running) -> Iterator[Running]:
 
     thread = threading.Thread(target=play, daemon=True)
     thread.start()
-    yield live
+    yield live, go
     stop.set()
     thread.join(10)
 
 
 def test_a_visitor_takes_a_bots_seat_plays_it_and_hands_it_back(demo, open_page, screenshot):
-    table = demo.table
+    running, bots_play = demo
+    table = running.table
     view = open_page("/")
     seat1 = view.locator('.seat[data-seat="1"]')
     expect(seat1.locator(".badge.bot")).to_have_text("Bot: cautious")
@@ -62,6 +66,7 @@ def test_a_visitor_takes_a_bots_seat_plays_it_and_hands_it_back(demo, open_page,
     hand_back = phone.get_by_role("button", name="Hand this seat back to the bot (cautious)")
     expect(hand_back).to_be_visible()
     expect(seat1.locator(".badge.bot")).to_have_count(0)  # a person plays it now
+    bots_play.set()
 
     # The bots play the others; Ana's card waits for the person holding her seat.
     expect(phone.get_by_role("button", name="Play Click")).to_be_visible(timeout=30_000)
