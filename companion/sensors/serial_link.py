@@ -3,8 +3,12 @@
 One thread. The port is found by path or by USB VID:PID; when it fails or disappears the
 hub is offline at once, and the thread looks for it again every 200 ms, so a hub plugged
 back in is picked up without a restart. Bad lines are counted by reason and dropped;
-nothing in them reaches the facts. Rounds become aims in companion.sensors.looks; the
-hub's own STAT figures and the drop counts are kept here for `companion doctor`.
+nothing in them reaches the facts. A line that went missing (a gap in the hub's numbers:
+its buffer was full, or the line arrived damaged) may have been a gun raised or a standee
+laid down, sent once on change: the link asks `WHO` again, the hub restates its readings,
+and only what changed becomes a fact, so the referee never goes on with a stale one.
+Rounds become aims in companion.sensors.looks; the hub's own STAT figures and the drop
+counts are kept here for `companion doctor`.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ log = logging.getLogger(__name__)
 RETRY_S = 0.2
 READ_TIMEOUT_S = 0.2  # a read waits for data; this long at most, to notice silence in time
 WHO_EVERY_MS = 1000.0
+ASK_AGAIN_S = 0.25  # after lines went missing, `WHO` at most this often
 DROP_LOG_S = 10.0  # dropped lines are logged at most this often, as one line of counts
 
 
@@ -58,6 +63,9 @@ class HubLink:
         self.dropped: Counter[str] = Counter()
         self.lines = 0
         self.seq_gaps = 0
+        self.asked_again = 0  # `WHO`s sent because lines went missing
+        self._asked_again_at = -ASK_AGAIN_S
+        self._told: dict[tuple[str, int], object] = {}  # the last tilt and post of each seat
         self.online = False
         self.hello: linecodec.Message | None = None
         self.port: str | None = None
@@ -237,6 +245,7 @@ class HubLink:
         looks = self.looks
         return {**self.stat, "lines": self.lines, "lines_dropped": self.dropped_total(),
                 "dropped_by_reason": dict(self.dropped), "seq_gaps": self.seq_gaps,
+                "asked_again": self.asked_again,
                 "blind": [s for s, n in looks.saw.items() if not n] if looks else []}
 
     def _schedule(self, slot_us: int, seats: tuple[int, ...], t_ms: float) -> None:
@@ -257,8 +266,16 @@ class HubLink:
             log.error("board %s: expected id %s but %s answered; ignored", self.settings.name,
                       self.settings.board_id, msg.board_id)
             return
+        # The same hub, still counting its lines, restating itself after `WHO`: its
+        # readings follow and only the changed ones count; a HELLO numbered 0 is a boot.
+        restated = self.online and self.hello is not None and msg.seq != 0 and (
+            msg.board_id == self.hello.board_id)
         self.hello, self._last_seq = msg, msg.seq
         self.last_valid_ms, self._valid_at = arrival_ms, time.monotonic()
+        if restated:
+            self._board_clock.to_local(msg.t, arrival_ms)
+            return
+        self._told.clear()
         self._board_clock.reset()
         self._board_clock.to_local(msg.t, arrival_ms)
         self.looks = None  # until the hub's SLOTS, which follows its HELLO
@@ -267,7 +284,16 @@ class HubLink:
     def _check_seq(self, seq: int) -> None:
         if self._last_seq is not None and seq != (self._last_seq + 1) % linecodec.SEQ_WRAP:
             self.seq_gaps += 1
+            self._ask_again()
         self._last_seq = seq
+
+    def _ask_again(self) -> None:
+        """Lines went missing: ask the hub to restate its readings (not too often)."""
+        now = time.monotonic()
+        if now - self._asked_again_at >= ASK_AGAIN_S:
+            self._asked_again_at = now
+            self.asked_again += 1
+            self.send(linecodec.who())
 
     def _set_online(self, reason: str, t_ms: float) -> None:
         self.online = True
@@ -280,6 +306,7 @@ class HubLink:
             return
         self.online = False
         self.looks = None
+        self._told.clear()
         level = logging.INFO if reason == "stopped" else logging.WARNING  # a clean stop is no alarm
         log.log(level, "hub %s offline: %s", self.device_id, reason)
         self.sink.device(self._info(False, reason, self.clock.now_ms()))
@@ -301,4 +328,8 @@ class HubLink:
             self._drops_logged, self._drop_log_at = total, now
 
     def _fact(self, kind: str, seat: int, value: object, t_ms: float) -> None:
+        if kind in ("raised", "posture"):  # sent on change, and restated after `WHO`
+            if self._told.get((kind, seat), self) == value:
+                return
+            self._told[kind, seat] = value
         self.sink.fact(Fact(kind, seat, value, t_ms, self.device_id))  # type: ignore[arg-type]

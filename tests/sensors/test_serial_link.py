@@ -89,6 +89,31 @@ def test_bad_lines_are_counted_by_reason_and_the_link_carries_on(rig):
     assert rig.link.dropped_total() == 6 and rig.link.online
 
 
+def test_a_line_gone_missing_is_asked_again_and_only_what_changed_counts(rig):
+    rig.hello()
+    assert rig.devices.get(timeout=2).reason == "slots"
+    for seat in (1, 2, 3):
+        rig.send("TILT", 10, seat, 0)
+        rig.send("POST", 10, seat, "up")
+    rig.send("TILT", 20, 2, 1)
+    assert [(f.seat, f.value) for f in (rig.next_fact("raised") for _ in range(4))][-1] == (2, True)
+    rig.port.read_lines()  # the link's first WHO, read already
+    rig.seq += 1  # "TILT 2 0" is lost: the hub's buffer was full
+    rig.send("HB", 140, 30)
+    wait_for(lambda: any(line.startswith(b"WHO") for line in rig.port.read_lines()),
+             what="the link to ask the hub again")
+    rig.send("HELLO", 150, 2, "hub", "hub", "0.2.0", 0)  # the hub restates itself
+    for seat in (1, 2, 3):
+        rig.send("TILT", 150, seat, 0)
+        rig.send("POST", 150, seat, "up")
+    rig.send("SLOTS", 150, 2000, "1,2,3")
+    rig.send("TILT", 160, 3, 1)  # what happens next still counts, once
+    facts = [rig.facts.get(timeout=2) for _ in range(2)]
+    assert [(f.kind, f.seat, f.value) for f in facts] == [("raised", 2, False), ("raised", 3, True)]
+    assert rig.facts.empty() and rig.devices.empty()  # no aim cleared, the hub never went away
+    assert (rig.link.seq_gaps, rig.link.asked_again, rig.link.online) == (1, 1, True)
+
+
 def test_a_hub_with_another_id_is_refused(tmp_path):
     r = Rig(tmp_path, expect_id="other")
     try:
