@@ -25,7 +25,6 @@ _WORDS: dict[str, bool | None] = {
     **dict.fromkeys(["no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"], False),
     **dict.fromkeys(["null", "Null", "NULL"], None),
 }
-_OUTSIDE = re.compile(r"[^\n -~]")  # a character other than printable ASCII, space, newline
 _KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_.]{0,127}):(?: +(.*))?$")
 _ITEM = re.compile(r"-( +)(.*)$")
 # One flow token after optional spaces: punctuation (1), a scalar (2), or ": " (3).
@@ -42,8 +41,8 @@ class _NotInSubset(Exception):
 
 def parse(text: str) -> LineMap | None:
     """The text's mapping with its lines, as PyYAML reads it; None if not in the subset."""
-    if _OUTSIDE.search(text):
-        return None
+    if not (text.isascii() and text.replace("\n", "").isprintable()):
+        return None  # a tab, a carriage return, a control or non-ASCII character
     lines: list[Line] = []
     for number, line in enumerate(text.split("\n"), start=1):
         body = line.lstrip(" ")
