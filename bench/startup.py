@@ -4,7 +4,8 @@
 
 Each command runs `--runs` times in a fresh process, the commands taking turns, so that a
 machine busy with something else slows them alike; the figures are the median and the
-best wall time of each, and their ratio to the bare interpreter. Two scenarios: the
+best wall time of each, the best CPU time (user and system, which a busy machine
+stretches less), and their ratio to the bare interpreter. Two scenarios: the
 repository's first example (a few actions) and a whole 8-player game with powers (about
 270 actions, written by the engine). Two ways to run: with the modules' bytecode cached
 (as an installed package runs, once its modules are compiled; here in a temporary cache
@@ -23,6 +24,7 @@ import json
 import os
 import random
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -47,11 +49,15 @@ def whole_game(path: Path) -> Path:
     return path
 
 
-def timed(cmd: list[str], env: dict[str, str]) -> float:
+def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """The wall time and the CPU time (user and system) of one run of `cmd`."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()  # (in the tree: `-m` puts the working folder first)
     subprocess.run(cmd, env=env, cwd=env.get("PYTHONPATH"), check=True,
                    stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    now = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, now.ru_utime - used.ru_utime + now.ru_stime - used.ru_stime
 
 
 DATACLASS_PROBE = """
@@ -143,7 +149,8 @@ def main() -> None:
                             cmd, {**env, "PYTHONPATH": str(tree)})
             for cmd, env in commands.values():  # (fills the bytecode cache)
                 timed(cmd, env)
-            times: dict[tuple[str, str], list[float]] = {key: [] for key in commands}
+            times: dict[tuple[str, str], list[tuple[float, float]]] = {
+                key: [] for key in commands}
             for _ in range(args.runs):
                 for key, (cmd, env) in commands.items():
                     times[key].append(timed(cmd, env))
@@ -151,17 +158,21 @@ def main() -> None:
             if args.ref:
                 subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force",
                                 str(trees[args.ref])], check=True, capture_output=True)
-    print(f"{args.runs} runs each, wall time of a fresh process; ratio to python -c pass")
+    print(f"{args.runs} runs each, wall time of a fresh process (and its CPU time, user and "
+          "system: steadier on a busy machine); ratio to python -c pass")
     for way in ways:
-        bare = times[way, "python -c pass"]
+        bare = [t for t, _ in times[way, "python -c pass"]]
+        bare_cpu = [t for _, t in times[way, "python -c pass"]]
         print(f"{way}:")
         for (w, name), values in times.items():
             if w != way:
                 continue
-            median, best = statistics.median(values), min(values)
-            print(f"  {name:<36} median {median * 1000:6.1f} ms "
+            wall, cpu = [t for t, _ in values], [t for _, t in values]
+            median, best = statistics.median(wall), min(wall)
+            print(f"  {name:<30} median {median * 1000:6.1f} ms "
                   f"({median / statistics.median(bare):.1f}x)"
-                  f"  best {best * 1000:6.1f} ms ({best / min(bare):.1f}x)")
+                  f"  best {best * 1000:6.1f} ms ({best / min(bare):.1f}x)"
+                  f"  CPU best {min(cpu) * 1000:6.1f} ms ({min(cpu) / min(bare_cpu):.1f}x)")
 
 
 if __name__ == "__main__":
