@@ -16,13 +16,21 @@ Why no validation library: see docs/DESIGN-NOTES.md, "Validation".
 from __future__ import annotations
 
 import math
-from typing import Any, Protocol
 
 from companion.rules.actions import FIELDS, Action, action_from_dict
 from companion.rules.cards import BULLETS, KINDS, LOOT_KIND, ROUNDS, TOKEN
 from companion.rules.powers import POWERS
 from companion.rules.setup import VARIANTS
 from companion.yamlfile import FieldError, Path_, dotted
+
+TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+
+    class Doc(Protocol):
+        """Where checked data came from: it turns a path and a message into the right error."""
+
+        def error(self, path: Path_, message: str) -> ValueError: ...
 
 # -- the setup ------------------------------------------------------------------------------
 MIN_PLAYERS, MAX_PLAYERS = 4, 8
@@ -38,12 +46,6 @@ HIDDEN_CARD_FIELDS = {"choose": "card", "swap": "card", "smart": "discard", "hus
 MAX_SEAT = 8
 MAX_T_MS = 2.0**53  # a time beyond this has lost its millisecond precision
 FACT_KINDS = ("aim", "raised", "posture", "lock", "seen")
-
-
-class Doc(Protocol):
-    """Where checked data came from: it turns a path and a message into the right error."""
-
-    def error(self, path: Path_, message: str) -> ValueError: ...
 
 
 class JsonDoc:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+
+TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
+if TYPE_CHECKING:
+    from typing import Any
 
 _MISSING = object()
 

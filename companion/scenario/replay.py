@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from companion.rules import GameState, RuleError, apply_in_place, new_game, state_to_dict
-from companion.scenario.load import Scenario
+
+TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from companion.scenario.load import Scenario
 
 
-@dataclass
 class Replay:
-    state: GameState
-    output: dict[str, Any]  # the JSON the spec prints, with "error" when refused
-    error: str | None  # the message for standard error, naming the action
+    """Where a replay stopped: the state, the JSON the spec prints (with "error" when an
+    action was refused) and the message for standard error naming that action."""
+
+    __slots__ = ("error", "output", "state")
+
+    def __init__(self, state: GameState, output: dict[str, Any], error: str | None) -> None:
+        self.state, self.output, self.error = state, output, error
 
 
 def replay(scenario: Scenario) -> Replay:

@@ -11,7 +11,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import yamlfile
+from companion import pyyaml_loaders
 from companion.yamlfile import YamlError, parse_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,12 +30,12 @@ def shape(data: Any) -> Any:
 
 
 def pure(text: str) -> Any:
-    return yaml.load(text, Loader=yamlfile._Loader)
+    return yaml.load(text, Loader=pyyaml_loaders._Loader)
 
 
 def test_libyaml_is_used_where_pyyaml_has_it():
     assert yaml.__with_libyaml__, "PyYAML without libyaml: files are read the slow way"
-    assert yamlfile._LOADERS[0] is not yamlfile._Loader
+    assert pyyaml_loaders._LOADERS[0] is not pyyaml_loaders._Loader
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
@@ -69,12 +69,12 @@ BAD = ["players: [Ana, Bob\n", "a: 1\na: 2\n", "a: [1, 2]]\n", "{x: 1}: 2\n", "\
 def test_a_wrong_file_is_told_as_pyyaml_tells_it(text):
     with pytest.raises(YamlError) as fast:
         parse_yaml(text, "bad.yaml")
-    saved = yamlfile._LOADERS[:]
-    yamlfile._LOADERS[:] = [yamlfile._Loader]
+    saved = pyyaml_loaders._LOADERS[:]
+    pyyaml_loaders._LOADERS[:] = [pyyaml_loaders._Loader]
     try:
         with pytest.raises(YamlError) as slow:
             parse_yaml(text, "bad.yaml")
     finally:
-        yamlfile._LOADERS[:] = saved
+        pyyaml_loaders._LOADERS[:] = saved
     assert str(fast.value) == str(slow.value)
     assert fast.value.line == slow.value.line
