@@ -96,7 +96,7 @@ def fact_from_message(topic_name: str, payload: bytes) -> Fact:
     if isinstance(t, bool) or not isinstance(t, int | float):
         raise CodecError(f"{topic_name}: t (the time it happened, ms) is missing or not a "
                          "number")
-    _check_t(float(t), topic_name)
+    _check_t(t, topic_name)
     if "seat" in data and (type(data["seat"]) is not int or data["seat"] != seat):
         raise CodecError(f"{topic_name}: seat {data['seat']!r} does not match the topic")
     key = VALUE_KEYS[kind]

@@ -73,6 +73,7 @@ def test_a_malformed_fact_is_refused(fact):
     ("cashnguns/t/gun/3/aim", b'{"target": 5, "t": NaN}', "not JSON"),
     ("cashnguns/t/gun/3/aim", b'{"target": 5, "t": Infinity}', "not JSON"),
     ("cashnguns/t/gun/3/aim", b'{"target": 5, "t": 1e300}', "not a sane time"),
+    ("cashnguns/t/gun/3/aim", b'{"target": 5, "t": 1' + b"0" * 330 + b"}", "not a sane time"),
     ("cashnguns/t/gun/3/aim", b'{"target": [5], "t": 1}', "bad value"),
     ("cashnguns/t/gun/3/aim", b'{"target": [5, 5], "t": 1}', "bad value"),
     ("cashnguns/t/gun/3/aim", b'{"target": 5, "t": 1, "seat": 4}', "does not match"),
