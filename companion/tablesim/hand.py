@@ -51,6 +51,9 @@ def min_jerk(s: float) -> float:
     return s * s * s * (10 - 15 * s + 6 * s * s)
 
 
+FORGET_AFTER = 32  # moves a hand keeps behind the one in force
+
+
 @dataclass(frozen=True)
 class Move:
     """From (az0, el0) at t0 to (az1, el1) at t1; after t1 the hand stays at the end."""
@@ -106,6 +109,9 @@ class Pointing:
             i = 0
         while i + 1 < len(moves) and moves[i + 1].t0 <= t:
             i += 1
+        if i >= FORGET_AFTER:  # the table asks where the gun points now: an evening of
+            del moves[:i]  # aims must not pile up (a time before the oldest kept move
+            i = 0  # is then answered with that move's start)
         self._i = i
         return moves[i]
 

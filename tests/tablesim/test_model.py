@@ -10,7 +10,7 @@ import time
 import pytest
 
 from companion.tablesim import Hand, TableModel, make_table
-from companion.tablesim.hand import LOWERED_EL
+from companion.tablesim.hand import FORGET_AFTER, LOWERED_EL, Move, Pointing
 
 SLOT_MS = 2.0
 
@@ -139,3 +139,13 @@ def test_a_correction_keeps_the_swing_planned_after_it():
     az, el = model.pointing(1, 4000)  # then off to seat 4 as planned
     (az4, el4), (az5, el5) = model.bearing(1, 4), model.bearing(1, 5)
     assert math.hypot(az - az4, el - el4) < math.hypot(az - az5, el - el5)
+
+
+def test_an_evening_of_aims_does_not_pile_up_in_the_hand():
+    pointing = Pointing(Hand(), random.Random(3), (0.0, -60.0))
+    for k in range(2000):  # a gun raised, aimed and lowered some 700 times
+        t = 1000.0 * k
+        target = (5.0 + 10.0 * (k % 7), 0.0 if k % 3 else -60.0)
+        pointing.add(Move(t, t + 300, *pointing.base(t), *target))
+        assert pointing.base(t + 150) != pointing.base(t + 300) == target  # under way, then there
+    assert len(pointing.moves) <= FORGET_AFTER + 2
