@@ -120,20 +120,16 @@ def play_legal(s: GameState, rnd: Random) -> tuple[Action, GameState] | None:
     the action and the state it went to (`s`, or the copy past a window). None, with
     nothing applied, when only a physical deal is due."""
     ph = PHASE[s.phase]
-    count, nth = ph.count, ph.nth
-    if count is not None and nth is not None and s.rests_at is None:  # (most draws: `_below`
-        # and `apply_in_place`, written out for an action of the step's own list)
-        n = count(s)
-        k = n.bit_length()
-        i = rnd.getrandbits(k)
-        while i >= n:
-            i = rnd.getrandbits(k)
-        action = nth(s, i)
-        ph.accepts[action.type](s, s.players[s.index[action.player]], action)
-        if not s.to_act:  # (the step goes on while someone has to act)
+    plays = ph.plays
+    if plays is not None and s.rests_at is None and not s.physical:  # (most draws)
+        action = plays(s, rnd, ())
+        if not (ph.pends and s.to_act):  # (a step of everyone goes on: still settled)
             settle(s)
         return action, s
     if s.rests_at is not None:
+        played = _play_at_window(s, rnd)
+        if played is not None:
+            return played, s
         action, at = _draw_past_windows(s, rnd, keep=True)
         apply_in_place(at, action)
         return action, at
@@ -143,6 +139,31 @@ def play_legal(s: GameState, rnd: Random) -> tuple[Action, GameState] | None:
     ph.accepts[drawn.type](s, s.players[s.index[drawn.player]], drawn)  # (`apply_in_place`)
     settle(s)
     return drawn, s
+
+
+def _play_at_window(s: GameState, rnd: Random) -> Action | None:
+    """`play_legal` at a window whose passing moves on to a step that plays (`Phase.plays`):
+    the window passed in place, the step draws among the window's actions and its own.
+    None, with `s` as it was and nothing drawn, at any other window."""
+    w = PHASE[s.phase].window_named[s.rests_at]  # type: ignore[index]  # (at a window)
+    holder = w.holder(s)
+    assert holder is not None  # (`settle` rested there for it)
+    head = w.actions(s, holder)
+    moved = _pass_in_place(s, w)
+    if moved is None:
+        return None
+    ph = PHASE[s.phase]
+    if ph.plays is None or s.rests_at is not None or s.physical:
+        _put_back(s, moved)
+        return None
+    action = ph.plays(s, rnd, head)
+    if action.type == w.name:  # (one of the window's own: the step's are of other types)
+        _put_back(s, moved)
+        w.handler(s, holder, action)
+        settle(s)
+    elif not (ph.pends and s.to_act):
+        settle(s)
+    return action
 
 
 def _below(rnd: Random, n: int) -> int:

@@ -8,9 +8,16 @@ from companion.rules.state import OVER, GameState, Player
 
 ZERO = {"bills": 0, "diamonds": 0, "diamond_bonus": 0, "paintings": 0, "total": 0}
 
+# each loot card's worth as a bill, as a diamond, and whether it is a diamond card: the
+# counts below are sums over a hand mapped through these (loops run by the interpreter's C)
+BILL = {card: FACE_VALUE[card] if kind == "bill" else 0 for card, kind in LOOT_KIND.items()}
+DIAMOND = {card: FACE_VALUE[card] if kind == "diamond" else 0
+           for card, kind in LOOT_KIND.items()}
+IS_DIAMOND = {card: kind == "diamond" for card, kind in LOOT_KIND.items()}
+
 
 def diamond_cards(p: Player) -> int:
-    return sum(1 for card in p.loot if LOOT_KIND[card] == "diamond")
+    return sum(map(IS_DIAMOND.__getitem__, p.loot))
 
 
 def bonus_holder(s: GameState) -> Player | None:
@@ -25,16 +32,9 @@ def score(s: GameState, p: Player, bonus: Player | None = None) -> dict[str, int
     """The player's loot counted as if the game ended now; zero for the dead (R8)."""
     if not p.alive:
         return dict(ZERO)
-    bills = diamonds = 0
-    paintings = 1 if p.power == COLLECTOR else 0  # (one loop over the loot, below)
-    for c in p.loot:
-        kind = LOOT_KIND[c]
-        if kind == "bill":
-            bills += FACE_VALUE[c]
-        elif kind == "diamond":
-            diamonds += FACE_VALUE[c]
-        elif kind == "painting":
-            paintings += 1
+    loot = p.loot
+    bills, diamonds = sum(map(BILL.__getitem__, loot)), sum(map(DIAMOND.__getitem__, loot))
+    paintings = loot.count("painting") + (p.power == COLLECTOR)
     painting_total = painting_value(paintings) if paintings else 0
     diamond_bonus = DIAMOND_BONUS if bonus is p else 0
     return {

@@ -104,6 +104,12 @@ def take(s: GameState, p: Player, a: Action) -> None:
         elif take_options(s, p)[0] is not None:
             raise RuleError("R19", f"{p.name} must take a share: taking nothing is allowed "
                             "only when nothing on the table may be taken")
+    took(s, p, picks)
+
+
+def took(s: GameState, p: Player, picks: tuple[str, ...]) -> None:
+    """`p` takes `picks` (checked: one share, the Greedy's two, or nothing), and the turn
+    passes on."""
     if p.power == GREEDY:
         p.greedy_used = True
         if len(picks) == 2:

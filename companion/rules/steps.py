@@ -178,10 +178,15 @@ def aim(s: GameState, p: Player, a: Action) -> None:
         p.target = t.seat
     p.aimed = True
     s.to_act.remove(p.seat)
-    if not s.to_act:  # the Kid aims last, alone (R25)
-        kid = s.holder(KID)
-        if kid is not None and not kid.aimed:
-            s.to_act.append(kid.seat)
+    if not s.to_act:
+        kid_last(s)
+
+
+def kid_last(s: GameState) -> None:
+    """Every other living player has aimed: the Kid aims last, alone (R25)."""
+    kid = s.holder(KID)
+    if kid is not None and not kid.aimed:
+        s.to_act.append(kid.seat)
 
 
 def can_swap(s: GameState) -> bool:
@@ -287,8 +292,12 @@ def courage(s: GameState, p: Player, a: Action) -> None:
         raise RuleError("R6", "courage takes down: true or false")
     p.down = a.down
     s.to_act.remove(p.seat)
-    if not a.down:
-        return
+    if a.down:
+        lay_down(s, p)
+
+
+def lay_down(s: GameState, p: Player) -> None:
+    """`p` lies down: the Doctor heals a wound, the Stealthy takes a $10,000 bill (R20, R29)."""
     s.event("lay_down", player=p.name)
     if p.power == DOCTOR and p.wounds > 0:
         p.wounds -= 1
