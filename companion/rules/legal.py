@@ -17,7 +17,7 @@ from companion.rules.actions import Action
 from companion.rules.engine import apply_in_place, pass_window, settle
 from companion.rules.menu import Built
 from companion.rules.phases import PHASE, Phase, Window
-from companion.rules.state import GameState
+from companion.rules.state import GameState, Player
 
 if TYPE_CHECKING:
     from random import Random  # (a caller's generator: not needed to read the rules)
@@ -119,51 +119,72 @@ def play_legal(s: GameState, rnd: Random) -> tuple[Action, GameState] | None:
     """`draw_legal`, and the action drawn applied in place, for a caller that owns `s`:
     the action and the state it went to (`s`, or the copy past a window). None, with
     nothing applied, when only a physical deal is due."""
-    ph = PHASE[s.phase]
-    plays = ph.plays
-    if plays is not None and s.rests_at is None and not s.physical:  # (most draws)
-        action = plays(s, rnd, ())
-        if not (ph.pends and s.to_act):  # (a step of everyone goes on: still settled)
-            settle(s)
-        return action, s
-    if s.rests_at is not None:
-        played = _play_at_window(s, rnd)
-        if played is not None:
-            return played, s
-        action, at = _draw_past_windows(s, rnd, keep=True)
-        apply_in_place(at, action)
-        return action, at
-    drawn = _draw_offered(ph, s, rnd)
-    if drawn is None:
-        return None
-    ph.accepts[drawn.type](s, s.players[s.index[drawn.player]], drawn)  # (`apply_in_place`)
-    settle(s)
-    return drawn, s
+    played: list[Action] = []
+    at = play_random(s, rnd, played, 1)
+    return (played[0], at) if played else None
 
 
-def _play_at_window(s: GameState, rnd: Random) -> Action | None:
-    """`play_legal` at a window whose passing moves on to a step that plays (`Phase.plays`):
-    the window passed in place, the step draws among the window's actions and its own.
-    None, with `s` as it was and nothing drawn, at any other window."""
-    w = PHASE[s.phase].window_named[s.rests_at]  # type: ignore[index]  # (at a window)
-    holder = w.holder(s)
-    assert holder is not None  # (`settle` rested there for it)
-    head = w.actions(s, holder)
-    moved = _pass_in_place(s, w)
-    if moved is None:
-        return None
+def play_random(s: GameState, rnd: Random, played: list[Action], most: int) -> GameState:
+    """`play_legal` again and again, each action appended to `played`, until the game is
+    over, only a physical deal is due, or `played` holds `most` actions: the state it went
+    to (`s`, or a copy past a window)."""
+    while len(played) < most:
+        ph = PHASE[s.phase]
+        plays = ph.plays
+        if plays is not None and s.rests_at is None and not s.physical:  # (most draws)
+            plays(s, rnd, played, most - len(played))
+            if not (s.to_act if ph.pends else ph.busy(s)):  # (else still settled)
+                settle(s)
+        elif s.rests_at is not None:
+            s = _play_at_windows(s, rnd, played, most)
+        else:
+            action = _draw_offered(ph, s, rnd)
+            if action is None:  # (the game over, or a physical deal due)
+                break
+            ph.accepts[action.type](s, s.players[s.index[action.player]], action)
+            settle(s)  # (above: `apply_in_place`)
+            played.append(action)
+    return s
+
+
+def _play_at_windows(s: GameState, rnd: Random, played: list[Action], most: int,
+                     ) -> GameState:
+    """`play_random` at a window: its holder's actions first, then those past it. Passed
+    in place when that only moves on to a step that plays (`Phase.plays`), that step draws
+    among the windows' actions and its own; else drawn as `draw_legal` draws."""
+    passed: list[tuple[Window, Player, Sequence[Action], Moved]] = []
+    while s.rests_at is not None:
+        w = PHASE[s.phase].window_named[s.rests_at]
+        holder = w.holder(s)
+        assert holder is not None  # (`settle` rested there for it)
+        head = w.actions(s, holder)
+        moved = _pass_in_place(s, w)
+        if moved is None:
+            break
+        passed.append((w, holder, head, moved))
     ph = PHASE[s.phase]
     if ph.plays is None or s.rests_at is not None or s.physical:
-        _put_back(s, moved)
-        return None
-    action = ph.plays(s, rnd, head)
-    if action.type == w.name:  # (one of the window's own: the step's are of other types)
-        _put_back(s, moved)
-        w.handler(s, holder, action)
-        settle(s)
-    elif not (ph.pends and s.to_act):
-        settle(s)
-    return action
+        for _, _, _, moved in reversed(passed):
+            _put_back(s, moved)
+        action, at = _draw_past_windows(s, rnd, keep=True)
+        apply_in_place(at, action)
+        played.append(action)
+        return at
+    heads = passed[0][2] if len(passed) == 1 else [a for p in passed for a in p[2]]
+    action = ph.plays(s, rnd, played, most - len(played), heads)
+    if action is None:  # (the step's own: played)
+        if not (s.to_act if ph.pends else ph.busy(s)):
+            settle(s)
+        return s
+    for k, (w, holder, _, _) in enumerate(passed):
+        if action.type == w.name:  # (a window's own: the step's are of other types)
+            for _, _, _, later in reversed(passed[k:]):
+                _put_back(s, later)
+            w.handler(s, holder, action)
+            settle(s)
+            played.append(action)
+            return s
+    raise AssertionError(action)  # (drawn from the heads: one of the windows')
 
 
 def _below(rnd: Random, n: int) -> int:

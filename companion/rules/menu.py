@@ -87,3 +87,21 @@ class Offer(Built):
     def __iter__(self) -> Iterator[Action]:
         type_, player, key = self._type, self._player, self._key
         return iter([act(type_, player, key, value) for value in self._values])
+
+
+class Paired(Offer):
+    """One player's actions of one type, one for each pair of values of two fields."""
+
+    __slots__ = ("_key2",)
+
+    def __init__(self, type_: str, player: str, key: str, key2: str,
+                 pairs: Sequence[tuple[Any, Any]]) -> None:
+        super().__init__(type_, player, key, pairs)
+        self._key2 = key2
+
+    def built(self, i: int) -> Action:
+        value, value2 = self._values[i]
+        return act(self._type, self._player, self._key, value, self._key2, value2)
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter([self.built(i) for i in range(len(self._values))])

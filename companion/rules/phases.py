@@ -87,9 +87,10 @@ class Phase:
     nth: Callable[[GameState, int], Action] | None = None
     listed: Callable[[GameState], list[Action]] | None = None
     windows: tuple[Window, ...] = ()  # the optional actions it opens
-    # draws the action `random.choice` draws from its list (after a window's) and applies
-    # it (`plays.py`; resting at no window, digital cards)
-    plays: Callable[[GameState, Random, Sequence[Action]], Action] | None = None
+    # draws the actions `random.choice` draws from its list (after a window's) and applies
+    # them while the step goes on (`plays.py`; resting at no window, digital cards)
+    plays: Callable[[GameState, Random, list[Action], int, Sequence[Action]],
+                    Action | None] | None = None
     # once it ends; by default on to the next step of `state.PHASES` (the last has none)
     then: Callable[[GameState], None] | None = None
     # what it notes once the game enters it (when entered by moving on: `to_act` only,

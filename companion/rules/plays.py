@@ -1,13 +1,14 @@
-"""A drawn action applied at once, at the steps most of a random game is played in.
+"""Random actions drawn and applied at once, at the steps most of a random game is played in.
 
-For a player that owns the state and draws uniformly (`legal.play_legal`): each function
+For a player that owns the state and draws uniformly (`legal.play_random`): each function
 draws the index `rnd.choice` would draw from the step's legal list (`legal._below`,
 written out), builds that one action and applies it without the handler's checks (it is
-legal by construction), in one call. They serve a step resting at no window, digital
+legal by construction), appends it to `played`, and goes on so until the step waits for
+nobody or `room` actions are played. They serve a step resting at no window, digital
 cards; `phases.TABLE` names them (`Phase.plays`), and `engine.settle` moves on after.
-A window's actions passed in place to reach the step come first in the list (`head`):
-one of those drawn is handed back unapplied, for the window's handler.
-`tests/rules/test_counted.py` checks they play what listing and `apply` play.
+A window's actions passed in place to reach the step come first in the first draw's list
+(`head`): one of those drawn is handed back unapplied (nothing played), for the window's
+handler. `tests/rules/test_counted.py` checks they play what listing and `apply` play.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from typing import TYPE_CHECKING
 
 from companion.rules import split, steps
 from companion.rules.actions import Action
-from companion.rules.cards import BANG, CLICK, KINDS
+from companion.rules.cards import BANG, CLICK, KINDS, TOKEN
 from companion.rules.menu import act
+from companion.rules.powers import DICTATOR, GREEDY
 from companion.rules.state import GameState
 from companion.rules.turn import aims
 
@@ -26,112 +28,154 @@ if TYPE_CHECKING:
     from random import Random
 
 
-def choose(s: GameState, rnd: Random, head: Sequence[Action] = ()) -> Action:
-    """A bullet choice: each chooser's cards in hand, bang before click (`turn.nth_choice`)."""
+def choose(s: GameState, rnd: Random, played: list[Action], room: int,
+           head: Sequence[Action] = ()) -> Action | None:
+    """Bullet choices: each chooser's cards in hand, bang before click (`turn.nth_choice`)."""
     players, to_act = s.players, s.to_act
-    n = len(head)
+    n = 0  # (counted once, then less the choices of whoever chose)
     for seat in to_act:
         p = players[seat]
         n += (p.bang > 0) + (p.click > 0)
-    k = n.bit_length()
-    i = rnd.getrandbits(k)
-    while i >= n:
+    while True:
+        total = n + len(head)
+        k = total.bit_length()
         i = rnd.getrandbits(k)
-    if head:
-        if i < len(head):
-            return head[i]
-        i -= len(head)
-    at = 0
-    for seat in to_act:
-        p = players[seat]
-        if p.bang and p.click:
-            if i < 2:
-                card = CLICK if i else BANG
+        while i >= total:
+            i = rnd.getrandbits(k)
+        if head:
+            if i < len(head):
+                return head[i]
+            i -= len(head)
+            head = ()
+        at = 0
+        for seat in to_act:
+            p = players[seat]
+            if p.bang and p.click:
+                if i < 2:
+                    card = CLICK if i else BANG
+                    n -= 2
+                    break
+                i -= 2
+            elif i:
+                i -= 1
+            else:
+                card = BANG if p.bang else CLICK
+                n -= 1
                 break
-            i -= 2
-        elif i:
-            i -= 1
+            at += 1
+        if card is BANG:
+            p.bang -= 1
         else:
-            card = BANG if p.bang else CLICK
-            break
-        at += 1
-    if card is BANG:
-        p.bang -= 1
-    else:
-        p.click -= 1
-    p.card = card
-    del to_act[at]
-    return act("choose", p.name, "card", card)
+            p.click -= 1
+        p.card = card
+        del to_act[at]
+        played.append(act("choose", p.name, "card", card))
+        room -= 1
+        if not (to_act and room):
+            return None
 
 
-def aim(s: GameState, rnd: Random, head: Sequence[Action] = ()) -> Action:
-    """An aim: each aimer's aims in seating order, too slow first (`turn.nth_aim`)."""
-    living, to_act = s.living_names, s.to_act
+def aim(s: GameState, rnd: Random, played: list[Action], room: int,
+        head: Sequence[Action] = ()) -> Action | None:
+    """Aims: each aimer's aims in seating order, too slow first (`turn.nth_aim`)."""
+    players, living, to_act, index = s.players, s.living_names, s.to_act, s.index
     m = len(living)
-    n = len(head) + len(to_act) * m
-    k = n.bit_length()
-    i = rnd.getrandbits(k)
-    while i >= n:
+    while True:
+        total = len(to_act) * m + len(head)
+        k = total.bit_length()
         i = rnd.getrandbits(k)
-    if head:
-        if i < len(head):
-            return head[i]
-        i -= len(head)
-    at, t = divmod(i, m)
-    p = s.players[to_act[at]]
-    action = aims(p.name, living)[t]
-    if t:
-        p.target = s.index[action.target]  # type: ignore[index]  # (an aim at someone)
-    p.aimed = True
-    del to_act[at]
-    if not to_act:
-        steps.kid_last(s)
-    return action
+        while i >= total:
+            i = rnd.getrandbits(k)
+        if head:
+            if i < len(head):
+                return head[i]
+            i -= len(head)
+            head = ()
+        at, t = divmod(i, m)
+        p = players[to_act[at]]
+        action = aims(p.name, living)[t]
+        if t:
+            p.target = index[action.target]  # type: ignore[index]  # (an aim at someone)
+        p.aimed = True
+        del to_act[at]
+        if not to_act:
+            steps.kid_last(s)
+        played.append(action)
+        room -= 1
+        if not (to_act and room):
+            return None
 
 
-def courage(s: GameState, rnd: Random, head: Sequence[Action] = ()) -> Action:
-    """A courage choice: each undecided player stands or lies down (`turn.nth_courage`)."""
-    to_act = s.to_act
-    n = len(head) + 2 * len(to_act)
-    k = n.bit_length()
-    i = rnd.getrandbits(k)
-    while i >= n:
+def courage(s: GameState, rnd: Random, played: list[Action], room: int,
+            head: Sequence[Action] = ()) -> Action | None:
+    """Courage: each undecided player stands or lies down (`turn.nth_courage`)."""
+    players, to_act = s.players, s.to_act
+    while True:
+        total = 2 * len(to_act) + len(head)
+        k = total.bit_length()
         i = rnd.getrandbits(k)
-    if head:
-        if i < len(head):
-            return head[i]
-        i -= len(head)
-    at = i >> 1
-    p = s.players[to_act[at]]
-    down = i & 1 == 1
-    p.down = down
-    del to_act[at]
-    if down:
-        steps.lay_down(s, p)
-    return act("courage", p.name, "down", down)
+        while i >= total:
+            i = rnd.getrandbits(k)
+        if head:
+            if i < len(head):
+                return head[i]
+            i -= len(head)
+            head = ()
+        at = i >> 1
+        p = players[to_act[at]]
+        down = i & 1 == 1
+        p.down = down
+        del to_act[at]
+        if down:
+            steps.lay_down(s, p)
+        played.append(act("courage", p.name, "down", down))
+        room -= 1
+        if not (to_act and room):
+            return None
 
 
-def take(s: GameState, rnd: Random, head: Sequence[Action] = ()) -> Action:
-    """A share of the split (`turn.takes`), or the Dictator's ban beside it (`turn.forbids`)."""
-    assert s.turn is not None  # (settled in the split, at no window: someone's turn)
-    p = s.players[s.turn]
-    options = split.take_options(s, p)
-    n = len(options)
-    dictator = split.may_forbid(s)
-    total = len(head) + n + len(KINDS) if dictator is not None else len(head) + n
-    k = total.bit_length()
-    i = rnd.getrandbits(k)
-    while i >= total:
+def take(s: GameState, rnd: Random, played: list[Action], room: int,
+         head: Sequence[Action] = ()) -> Action | None:
+    """Shares of the split (`turn.takes`), and the Dictator's ban beside them
+    (`turn.forbids`), while someone takes and no window opens (`turn.taker`). The shares
+    one may take are worked out once, then less each share gone from the table, while no
+    ban or Greedy's pair makes them one player's own."""
+    players = s.players
+    dictated = DICTATOR in s.powers
+    options: split.Options = ()
+    kept = False  # (`options` hold for whoever takes next)
+    while True:
+        p = players[s.turn]  # type: ignore[index]  # (settled at no window: someone's turn)
+        if not kept or s.forbidden is not None or (p.power == GREEDY and not p.greedy_used):
+            options = split.take_options(s, p)
+            kept = s.forbidden is None and not (p.power == GREEDY and not p.greedy_used)
+        n = len(options)
+        dictator = split.may_forbid(s) if dictated else None
+        total = n + len(head) + (len(KINDS) if dictator is not None else 0)
+        k = total.bit_length()
         i = rnd.getrandbits(k)
-    if head:
-        if i < len(head):
-            return head[i]
-        i -= len(head)
-    if i >= n:
-        assert dictator is not None
-        action = act("forbid", dictator.name, "target", p.name, "kind", KINDS[i - n])
-        split.forbid(s, dictator, action)
-        return action
-    share = options[i]
-    split.took(s, p, () if share is None else (share,) if isinstance(share, str) else share)
-    return act("take", p.name, "loot", share)
+        while i >= total:
+            i = rnd.getrandbits(k)
+        if head:
+            if i < len(head):
+                return head[i]
+            i -= len(head)
+            head = ()
+        if i < n:
+            share = options[i]
+            if isinstance(share, str):
+                split.took(s, p, (share,))
+                if kept and (share == TOKEN or share not in s.table):
+                    options = options[:i] + options[i + 1:]
+            else:
+                split.took(s, p, share or ())
+                kept = False
+            played.append(act("take", p.name, "loot", share))
+        else:
+            assert dictator is not None
+            action = act("forbid", dictator.name, "target", p.name, "kind", KINDS[i - n])
+            split.forbid(s, dictator, action)
+            played.append(action)
+        room -= 1
+        if not room or s.turn is None or s.junk_card is not None or not (s.table or s.token):
+            return None  # (the last: `turn.taker`, written out)
