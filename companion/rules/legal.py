@@ -132,7 +132,7 @@ def play_random(s: GameState, rnd: Random, played: list[Action], most: int) -> G
         ph = PHASE[s.phase]
         plays = ph.plays
         if plays is not None and s.rests_at is None and not s.physical:  # (most draws)
-            plays(s, rnd, played, most - len(played))
+            plays(s, rnd, played, most - len(played), ())
             if not (s.to_act if ph.pends else ph.busy(s)):  # (else still settled)
                 settle(s)
         elif s.rests_at is not None:
@@ -166,9 +166,9 @@ def _play_at_windows(s: GameState, rnd: Random, played: list[Action], most: int,
     if ph.plays is None or s.rests_at is not None or s.physical:
         for _, _, _, moved in reversed(passed):
             _put_back(s, moved)
-        action, at = _draw_past_windows(s, rnd, keep=True)
-        apply_in_place(at, action)
-        played.append(action)
+        drawn, at = _draw_past_windows(s, rnd, keep=True)
+        apply_in_place(at, drawn)
+        played.append(drawn)
         return at
     heads = passed[0][2] if len(passed) == 1 else [a for p in passed for a in p[2]]
     action = ph.plays(s, rnd, played, most - len(played), heads)
