@@ -27,13 +27,12 @@ def resolve(s: GameState) -> bool:
         card, p.card = p.card, None
         if card is None:
             continue
+        discard(s, card)  # (every card, shot or not)
         if p.down or p.target is None:  # R6 lay down, R4 too slow: discarded face down
             if not p.down:
                 s.event("too_slow", player=p.name)
-            discard(s, card)
             continue
         t = s.players[p.target]
-        discard(s, card)
         if t.down:  # R6: you don't shoot cowards
             if p.power == PROFESSIONAL and card == BANG:  # R27
                 stolen = take_random_loot(s, t, p, 1)

@@ -102,6 +102,7 @@ class Phase:
     busy: Callable[[GameState], object] = field(init=False)  # `someone`, as a function
     pends: bool = field(init=False)  # has `nth` (`engine.settle` reads `to_act` inline)
     moves_on: bool = field(init=False)  # `then` only moves on to the next step
+    following: str | None = field(init=False)  # that step's name, if so
     actions: Callable[[GameState], Sequence[Action]] = field(init=False)  # listed
     resting: tuple[Window, ...] = field(init=False)  # the windows the game rests for
     beside: tuple[Window, ...] = field(init=False)  # those open alongside, never waited for
@@ -111,6 +112,7 @@ class Phase:
     def __post_init__(self) -> None:
         at = PHASES.index(self.name)
         object.__setattr__(self, "moves_on", self.then is None and at + 1 < len(PHASES))
+        object.__setattr__(self, "following", PHASES[at + 1] if self.moves_on else None)
         if self.moves_on:
             object.__setattr__(self, "then", turn.goto(PHASES[at + 1]))
         waiting, offers, count, nth, listed = (

@@ -139,7 +139,13 @@ def receive(s: GameState, p: Player, x: str) -> None:
         s.new_godfather = p.seat
         return
     s.table.remove(x)
-    gain(s, p, x)
+    if x in USED_AT_ONCE:
+        gain(s, p, x)
+    else:  # (most cards: kept)
+        p.loot.append(x)
+
+
+USED_AT_ONCE = frozenset(("clip", "first_aid"))
 
 
 def gain(s: GameState, p: Player, x: str) -> None:

@@ -155,7 +155,7 @@ class GameState:
 
     def count_the_living(self) -> None:
         """After a death (or at the start): refresh `living_names`."""
-        self.living_names = tuple(p.name for p in self.players if p.alive)
+        self.living_names = tuple([p.name for p in self.players if p.alive])
 
     def clockwise_from(self, seat: int) -> list[Player]:
         """All players in seating order starting at `seat`."""

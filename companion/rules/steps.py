@@ -243,7 +243,8 @@ def orderable(s: GameState) -> list[Player]:
 
 
 def can_order(s: GameState) -> bool:
-    return next(_orderable(s), None) is not None
+    """Someone may be ordered: with three living, each other one has a new target."""
+    return len(s.living_names) >= 3 or next(_orderable(s), None) is not None
 
 
 def privilege(s: GameState, p: Player, a: Action) -> None:
@@ -298,7 +299,7 @@ def courage(s: GameState, p: Player, a: Action) -> None:
 
 def lay_down(s: GameState, p: Player) -> None:
     """`p` lies down: the Doctor heals a wound, the Stealthy takes a $10,000 bill (R20, R29)."""
-    s.event("lay_down", player=p.name)
+    s.events.append({"round": s.round, "type": "lay_down", "player": p.name})
     if p.power == DOCTOR and p.wounds > 0:
         p.wounds -= 1
         s.event("healed", player=p.name, wounds=p.wounds, by="doctor")
