@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from companion.rules.actions import Action
 from companion.rules.engine import apply_in_place, pass_window, settle
-from companion.rules.menu import Built
+from companion.rules.menu import Built, Joined
 from companion.rules.phases import PHASE, Phase, Window
 from companion.rules.state import GameState, Player
 
@@ -149,41 +149,50 @@ def play_random(s: GameState, rnd: Random, played: list[Action], most: int) -> G
 
 def _play_at_windows(s: GameState, rnd: Random, played: list[Action], most: int,
                      ) -> GameState:
-    """`play_random` at a window: its holder's actions first, then those past it. Passed
-    in place when that only moves on to a step that plays (`Phase.plays`), that step draws
-    among the windows' actions and its own; else drawn as `draw_legal` draws."""
-    passed: list[tuple[Window, Player, Sequence[Action], Moved]] = []
-    while s.rests_at is not None:
-        w = PHASE[s.phase].window_named[s.rests_at]
-        holder = w.holder(s)
+    """`play_random` at a window: its holder's actions first, then those past it. Each
+    window is passed in place when that only moves the game on, else (the first only) on a
+    copy; once at a step that plays (`Phase.plays`), that step draws among the windows'
+    actions and its own. Anywhere else, drawn as `draw_legal` draws."""
+    passed: list[tuple[Window, Player, Sequence[Action], Moved | None]] = []
+    t = s  # (the state past the windows: `s`, or its copy past the first)
+    while t.rests_at is not None:
+        w = PHASE[t.phase].window_named[t.rests_at]
+        holder = w.holder(t)
         assert holder is not None  # (`settle` rested there for it)
-        head = w.actions(s, holder)
-        moved = _pass_in_place(s, w)
+        head = w.actions(t, holder)
+        moved = _pass_in_place(t, w)
         if moved is None:
-            break
+            if passed:
+                break
+            t = t.copy()
+            pass_window(t, w.name)
         passed.append((w, holder, head, moved))
-    ph = PHASE[s.phase]
-    if ph.plays is None or s.rests_at is not None or s.physical:
-        for _, _, _, moved in reversed(passed):
-            _put_back(s, moved)
+    ph = PHASE[t.phase]
+    if ph.plays is None or t.rests_at is not None or t.physical:
+        if t is s:
+            for _, _, _, moved in reversed(passed):
+                _put_back(s, moved)  # type: ignore[arg-type]  # (passed in place)
         drawn, at = _draw_past_windows(s, rnd, keep=True)
         apply_in_place(at, drawn)
         played.append(drawn)
         return at
-    heads = passed[0][2] if len(passed) == 1 else [a for p in passed for a in p[2]]
-    action = ph.plays(s, rnd, played, most - len(played), heads)
+    heads = passed[0][2] if len(passed) == 1 else Joined([p[2] for p in passed])
+    action = ph.plays(t, rnd, played, most - len(played), heads)
     if action is None:  # (the step's own: played)
-        if not (s.to_act if ph.pends else ph.busy(s)):
-            settle(s)
-        return s
-    for k, (w, holder, _, _) in enumerate(passed):
+        if not (t.to_act if ph.pends else ph.busy(t)):
+            settle(t)
+        return t
+    for k, (w, holder, _, moved) in enumerate(passed):
         if action.type == w.name:  # (a window's own: the step's are of other types)
-            for _, _, _, later in reversed(passed[k:]):
-                _put_back(s, later)
-            w.handler(s, holder, action)
-            settle(s)
+            if moved is None:  # (the window passed on a copy: `s` is where it was)
+                t = s
+            else:
+                for _, _, _, later in reversed(passed[k:]):
+                    _put_back(t, later)  # type: ignore[arg-type]  # (passed in place)
+            w.handler(t, holder, action)
+            settle(t)
             played.append(action)
-            return s
+            return t
     raise AssertionError(action)  # (drawn from the heads: one of the windows')
 
 

@@ -19,13 +19,15 @@ from typing import TYPE_CHECKING
 from companion.rules import split, steps
 from companion.rules.actions import Action
 from companion.rules.cards import BANG, CLICK, KINDS, TOKEN
-from companion.rules.menu import act
+from companion.rules.menu import Rows, act
 from companion.rules.powers import DICTATOR, GREEDY
 from companion.rules.state import GameState
-from companion.rules.turn import aims
+from companion.rules.turn import all_aims
 
 if TYPE_CHECKING:
     from random import Random
+
+CHOSEN, DECIDED, TAKEN = Rows("choose", "card"), Rows("courage", "down"), Rows("take", "loot")
 
 
 def choose(s: GameState, rnd: Random, played: list[Action], room: int,
@@ -69,7 +71,7 @@ def choose(s: GameState, rnd: Random, played: list[Action], room: int,
             p.click -= 1
         p.card = card
         del to_act[at]
-        played.append(act("choose", p.name, "card", card))
+        played.append(CHOSEN[p.name][card])
         room -= 1
         if not (to_act and room):
             return None
@@ -79,7 +81,7 @@ def aim(s: GameState, rnd: Random, played: list[Action], room: int,
         head: Sequence[Action] = ()) -> Action | None:
     """Aims: each aimer's aims in seating order, too slow first (`turn.nth_aim`)."""
     players, living, to_act, index = s.players, s.living_names, s.to_act, s.index
-    m = len(living)
+    m, aims = len(living), all_aims(living)
     while True:
         total = len(to_act) * m + len(head)
         k = total.bit_length()
@@ -93,7 +95,7 @@ def aim(s: GameState, rnd: Random, played: list[Action], room: int,
             head = ()
         at, t = divmod(i, m)
         p = players[to_act[at]]
-        action = aims(p.name, living)[t]
+        action = aims[p.name][t]
         if t:
             p.target = index[action.target]  # type: ignore[index]  # (an aim at someone)
         p.aimed = True
@@ -128,7 +130,7 @@ def courage(s: GameState, rnd: Random, played: list[Action], room: int,
         del to_act[at]
         if down:
             steps.lay_down(s, p)
-        played.append(act("courage", p.name, "down", down))
+        played.append(DECIDED[p.name][down])
         room -= 1
         if not (to_act and room):
             return None
@@ -170,7 +172,7 @@ def take(s: GameState, rnd: Random, played: list[Action], room: int,
             else:
                 split.took(s, p, share or ())
                 kept = False
-            played.append(act("take", p.name, "loot", share))
+            played.append(TAKEN[p.name][share])
         else:
             assert dictator is not None
             action = act("forbid", dictator.name, "target", p.name, "kind", KINDS[i - n])

@@ -27,7 +27,8 @@ def start(s: GameState) -> None:
 
 
 def next_in_split(s: GameState, seat: int) -> int | None:
-    """The first player still in the split, clockwise from `seat` included."""
+    """The first player still in the split, clockwise from `seat` included (one past the
+    last seat: the first)."""
     players = s.players
     for p in players[seat:]:
         if p.in_split:
@@ -102,9 +103,10 @@ def take(s: GameState, p: Player, a: Action) -> None:
 
 
 def took(s: GameState, p: Player, picks: tuple[str, ...]) -> None:
-    """`p` takes `picks` (checked: one share, the Greedy's two, or nothing), and the turn
-    passes on."""
-    if p.power == GREEDY:
+    """`p` takes `picks` (checked: one share, the Greedy's two, or nothing), each the
+    token or a card off the table, and the turn passes on."""
+    power = p.power
+    if power == GREEDY:
         p.greedy_used = True
         if len(picks) == 2:
             p.in_split = False
@@ -112,12 +114,21 @@ def took(s: GameState, p: Player, picks: tuple[str, ...]) -> None:
     if not picks:
         s.event("passed", player=p.name)
     for x in picks:
-        receive(s, p, x)
-    if (p.power == JUNK_DEALER and len(picks) == 1 and picks[0] != TOKEN
+        s.events.append({"round": s.round, "type": "took", "player": p.name, "loot": x})
+        if x == TOKEN:
+            s.token = False
+            s.new_godfather = p.seat
+            continue
+        s.table.remove(x)
+        if x in USED_AT_ONCE:
+            gain(s, p, x)
+        else:  # (most cards: kept)
+            p.loot.append(x)
+    if (power == JUNK_DEALER and len(picks) == 1 and picks[0] != TOKEN
             and LOOT_KIND[picks[0]] in JUNKABLE and "junk_dealer" not in s.used
             and later_piles(s) and p.loot and p.loot[-1] == picks[0]):
         s.junk_card = len(p.loot) - 1
-    s.turn = next_in_split(s, (p.seat + 1) % len(s.players))
+    s.turn = next_in_split(s, p.seat + 1)
 
 
 def check_on_table(s: GameState, picks: tuple[str, ...]) -> None:
@@ -129,20 +140,6 @@ def check_on_table(s: GameState, picks: tuple[str, ...]) -> None:
         if kind_of(x) == s.forbidden:
             raise RuleError("R19", f"the Dictator forbade {s.forbidden} for this take")
         left.remove(x)
-
-
-def receive(s: GameState, p: Player, x: str) -> None:
-    """A share taken from the table: the token, or a card."""
-    s.events.append({"round": s.round, "type": "took", "player": p.name, "loot": x})
-    if x == TOKEN:
-        s.token = False
-        s.new_godfather = p.seat
-        return
-    s.table.remove(x)
-    if x in USED_AT_ONCE:
-        gain(s, p, x)
-    else:  # (most cards: kept)
-        p.loot.append(x)
 
 
 USED_AT_ONCE = frozenset(("clip", "first_aid"))

@@ -27,6 +27,12 @@ def aims(player: str, living: tuple[str, ...]) -> tuple[Action, ...]:
     return tuple(act("aim", player, "target", t) for t in (None, *living) if t != player)
 
 
+@lru_cache(maxsize=256)
+def all_aims(living: tuple[str, ...]) -> dict[str, tuple[Action, ...]]:
+    """Every living player's `aims`, by name (a step's, looked up once)."""
+    return {player: aims(player, living) for player in living}
+
+
 def nothing(_s: GameState) -> list[Action]:
     return []
 
