@@ -30,6 +30,17 @@ if TYPE_CHECKING:
 CHOSEN, DECIDED, TAKEN = Rows("choose", "card"), Rows("courage", "down"), Rows("take", "loot")
 
 
+def first(rnd: Random, n: int, head: Sequence[Action]) -> int:
+    """The first draw, among `head` and then `n` actions of the step: its index among
+    the step's, or below zero for one of `head`'s (counted from its end)."""
+    total = n + len(head)
+    k = total.bit_length()
+    i = rnd.getrandbits(k)
+    while i >= total:
+        i = rnd.getrandbits(k)
+    return i - len(head)
+
+
 def choose(s: GameState, rnd: Random, played: list[Action], room: int,
            head: Sequence[Action] = ()) -> Action | None:
     """Bullet choices: each chooser's cards in hand, bang before click (`turn.nth_choice`)."""
@@ -38,17 +49,10 @@ def choose(s: GameState, rnd: Random, played: list[Action], room: int,
     for seat in to_act:
         p = players[seat]
         n += (p.bang > 0) + (p.click > 0)
+    i = first(rnd, n, head)
+    if i < 0:
+        return head[i]
     while True:
-        total = n + len(head)
-        k = total.bit_length()
-        i = rnd.getrandbits(k)
-        while i >= total:
-            i = rnd.getrandbits(k)
-        if head:
-            if i < len(head):
-                return head[i]
-            i -= len(head)
-            head = ()
         at = 0
         for seat in to_act:
             p = players[seat]
@@ -75,6 +79,10 @@ def choose(s: GameState, rnd: Random, played: list[Action], room: int,
         room -= 1
         if not (to_act and room):
             return None
+        k = n.bit_length()
+        i = rnd.getrandbits(k)
+        while i >= n:
+            i = rnd.getrandbits(k)
 
 
 def aim(s: GameState, rnd: Random, played: list[Action], room: int,
@@ -82,17 +90,10 @@ def aim(s: GameState, rnd: Random, played: list[Action], room: int,
     """Aims: each aimer's aims in seating order, too slow first (`turn.nth_aim`)."""
     players, living, to_act, index = s.players, s.living_names, s.to_act, s.index
     m, aims = len(living), all_aims(living)
+    i = first(rnd, len(to_act) * m, head)
+    if i < 0:
+        return head[i]
     while True:
-        total = len(to_act) * m + len(head)
-        k = total.bit_length()
-        i = rnd.getrandbits(k)
-        while i >= total:
-            i = rnd.getrandbits(k)
-        if head:
-            if i < len(head):
-                return head[i]
-            i -= len(head)
-            head = ()
         at, t = divmod(i, m)
         p = players[to_act[at]]
         action = aims[p.name][t]
@@ -106,23 +107,21 @@ def aim(s: GameState, rnd: Random, played: list[Action], room: int,
         room -= 1
         if not (to_act and room):
             return None
+        n = len(to_act) * m
+        k = n.bit_length()
+        i = rnd.getrandbits(k)
+        while i >= n:
+            i = rnd.getrandbits(k)
 
 
 def courage(s: GameState, rnd: Random, played: list[Action], room: int,
             head: Sequence[Action] = ()) -> Action | None:
     """Courage: each undecided player stands or lies down (`turn.nth_courage`)."""
     players, to_act = s.players, s.to_act
+    i = first(rnd, 2 * len(to_act), head)
+    if i < 0:
+        return head[i]
     while True:
-        total = 2 * len(to_act) + len(head)
-        k = total.bit_length()
-        i = rnd.getrandbits(k)
-        while i >= total:
-            i = rnd.getrandbits(k)
-        if head:
-            if i < len(head):
-                return head[i]
-            i -= len(head)
-            head = ()
         at = i >> 1
         p = players[to_act[at]]
         down = i & 1 == 1
@@ -134,6 +133,11 @@ def courage(s: GameState, rnd: Random, played: list[Action], room: int,
         room -= 1
         if not (to_act and room):
             return None
+        n = 2 * len(to_act)
+        k = n.bit_length()
+        i = rnd.getrandbits(k)
+        while i >= n:
+            i = rnd.getrandbits(k)
 
 
 def take(s: GameState, rnd: Random, played: list[Action], room: int,
@@ -146,6 +150,7 @@ def take(s: GameState, rnd: Random, played: list[Action], room: int,
     dictated = DICTATOR in s.powers
     options: split.Options = ()
     kept = False  # (`options` hold for whoever takes next)
+    drawn = False  # (the first draw, among `head` too, is made)
     while True:
         p = players[s.turn]  # type: ignore[index]  # (settled at no window: someone's turn)
         if not kept or s.forbidden is not None or (p.power == GREEDY and not p.greedy_used):
@@ -153,16 +158,17 @@ def take(s: GameState, rnd: Random, played: list[Action], room: int,
             kept = s.forbidden is None and not (p.power == GREEDY and not p.greedy_used)
         n = len(options)
         dictator = split.may_forbid(s) if dictated else None
-        total = n + len(head) + (len(KINDS) if dictator is not None else 0)
-        k = total.bit_length()
-        i = rnd.getrandbits(k)
-        while i >= total:
+        total = n + len(KINDS) if dictator is not None else n
+        if drawn:
+            k = total.bit_length()
             i = rnd.getrandbits(k)
-        if head:
-            if i < len(head):
+            while i >= total:
+                i = rnd.getrandbits(k)
+        else:
+            i = first(rnd, total, head)
+            if i < 0:
                 return head[i]
-            i -= len(head)
-            head = ()
+            drawn = True
         if i < n:
             share = options[i]
             if isinstance(share, str):
