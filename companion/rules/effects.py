@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from companion.rules import rng
-from companion.rules.cards import BANG
+from companion.rules.cards import BANG, CLICK
 from companion.rules.powers import PROFESSIONAL, VULTURE, wound_limit
 from companion.rules.scoring import finish
 from companion.rules.state import GameState, Player
-from companion.rules.steps import discard
 
 
 def take_random_loot(s: GameState, victim: Player, taker: Player, n: int) -> list[str]:
@@ -27,7 +26,10 @@ def resolve(s: GameState) -> bool:
         card, p.card = p.card, None
         if card is None:
             continue
-        discard(s, card)  # (every card, shot or not)
+        if card == BANG:  # (`discard`: every card, shot or not)
+            s.discard_bang += 1
+        elif card == CLICK:
+            s.discard_click += 1
         if p.down or p.target is None:  # R6 lay down, R4 too slow: discarded face down
             if not p.down:
                 s.event("too_slow", player=p.name)

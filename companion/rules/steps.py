@@ -238,7 +238,10 @@ def _orderable(s: GameState) -> Iterator[Player]:
 
 
 def orderable(s: GameState) -> list[Player]:
-    """Whom the Godfather may order: another living player with a new target (R5)."""
+    """Whom the Godfather may order: another living player with a new target (R5); with
+    three living, each other one has one."""
+    if len(s.living_names) >= 3:
+        return [p for p in s.players if p.alive and p.seat != s.godfather]
     return list(_orderable(s))
 
 

@@ -320,8 +320,7 @@ def begin_round(s: GameState) -> None:
     if s.piles:
         s.table += s.piles.pop(0)
     s.token = True
-    for p in s.players:
-        p.reset_turn()
+    Player.reset_turns(s.players)
     s.done = s.used = frozenset()
     s.ordered = s.turn = s.forbidden = s.junk_card = s.new_godfather = None
     s.phase = LOOT
