@@ -33,12 +33,13 @@ CHOSEN, DECIDED, TAKEN = Rows("choose", "card"), Rows("courage", "down"), Rows("
 def first(rnd: Random, n: int, head: Sequence[Action]) -> int:
     """The first draw, among `head` and then `n` actions of the step: its index among
     the step's, or below zero for one of `head`'s (counted from its end)."""
-    total = n + len(head)
+    before = len(head)
+    total = n + before
     k = total.bit_length()
     i = rnd.getrandbits(k)
     while i >= total:
         i = rnd.getrandbits(k)
-    return i - len(head)
+    return i - before
 
 
 def choose(s: GameState, rnd: Random, played: list[Action], room: int,
@@ -148,13 +149,13 @@ def take(s: GameState, rnd: Random, played: list[Action], room: int,
     ban or Greedy's pair makes them one player's own."""
     players = s.players
     dictated = DICTATOR in s.powers
-    options: split.Options = ()
+    options: list[str | tuple[str, str] | None] = []
     kept = False  # (`options` hold for whoever takes next)
     drawn = False  # (the first draw, among `head` too, is made)
     while True:
         p = players[s.turn]  # type: ignore[index]  # (settled at no window: someone's turn)
         if not kept or s.forbidden is not None or (p.power == GREEDY and not p.greedy_used):
-            options = split.take_options(s, p)
+            options = list(split.take_options(s, p))
             kept = s.forbidden is None and not (p.power == GREEDY and not p.greedy_used)
         n = len(options)
         dictator = split.may_forbid(s) if dictated else None
@@ -174,7 +175,7 @@ def take(s: GameState, rnd: Random, played: list[Action], room: int,
             if isinstance(share, str):
                 split.took(s, p, (share,))
                 if kept and (share == TOKEN or share not in s.table):
-                    options = options[:i] + options[i + 1:]
+                    del options[i]
             else:
                 split.took(s, p, share or ())
                 kept = False
