@@ -5,7 +5,8 @@ included (at a resting window: its holder's actions, then those of the state onc
 passed). `draw_legal` draws the one `random.choice` would draw from that list, without
 building it: a step of everyone at once counts its actions and builds only the one drawn,
 and a window is passed in place and put back instead of copying the state, whenever
-passing it only moves the game on (`Phase.moves_on`).
+passing it only moves the game on (`Phase.moves_on`). `play_random`, for a player that
+owns the state, draws so and applies what it draws, a step at a time (`plays.py`).
 """
 
 from __future__ import annotations
