@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from companion.rules import Action, GameState, Setup, apply_in_place, new_game, play_legal
+from companion.rules import Action, GameState, Setup, apply_in_place, new_game, play_random
 from companion.rules.cards import PILE_SIZE, official_deck
 from companion.rules.powers import POWERS
 
@@ -39,15 +39,14 @@ def play(setup: Setup, rnd: random.Random, max_actions: int = 10_000) -> PlayedG
     deck = official_deck()
     rnd.shuffle(deck)
     actions = game.actions
-    while s.phase != "over":
+    while True:  # each action as `rnd.choice(legal_actions(s))`, without the list
+        s = play_random(s, rnd, actions, max_actions)
+        if s.phase == "over":
+            break
         if len(actions) >= max_actions:
             raise RuntimeError(f"game did not end after {max_actions} actions")
-        played = play_legal(s, rnd)  # as `rnd.choice(legal_actions(s))`, without the list
-        if played is None:
-            action = deal_action(s, deck)
-            apply_in_place(s, action)
-        else:
-            action, s = played
+        action = deal_action(s, deck)  # (only a physical deal stopped it)
+        apply_in_place(s, action)
         actions.append(action)
     game.state = s
     return game

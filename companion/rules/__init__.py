@@ -8,7 +8,13 @@ effect draws from the seeded generator carried in the state.
 from companion.rules.actions import Action, action_from_dict
 from companion.rules.engine import apply, apply_in_place
 from companion.rules.errors import RuleError
-from companion.rules.legal import LegalActions, draw_legal, legal_actions, play_legal
+from companion.rules.legal import (
+    LegalActions,
+    draw_legal,
+    legal_actions,
+    play_legal,
+    play_random,
+)
 from companion.rules.phases import (
     TABLE,
     Phase,
@@ -42,6 +48,7 @@ __all__ = [
     "open_windows",
     "phase_of",
     "play_legal",
+    "play_random",
     "state_to_dict",
     "waiting",
     "waiting_for",

@@ -54,9 +54,12 @@ def kind_of(share: str) -> str:
     return TOKEN if share == TOKEN else LOOT_KIND[share]
 
 
+OFFICIAL_DECK = tuple(card for card, n in DECK_COUNTS.items() for _ in range(n))
+
+
 def official_deck() -> list[str]:
     """The 64 loot cards of R2, in a fixed order (shuffled by the setup)."""
-    return [card for card, n in DECK_COUNTS.items() for _ in range(n)]
+    return list(OFFICIAL_DECK)
 
 
 def painting_value(count: int) -> int:

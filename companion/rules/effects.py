@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from companion.rules import rng
-from companion.rules.cards import BANG
+from companion.rules.cards import BANG, CLICK
 from companion.rules.powers import PROFESSIONAL, VULTURE, wound_limit
 from companion.rules.scoring import finish
 from companion.rules.state import GameState, Player
-from companion.rules.steps import discard
 
 
 def take_random_loot(s: GameState, victim: Player, taker: Player, n: int) -> list[str]:
@@ -27,13 +26,15 @@ def resolve(s: GameState) -> bool:
         card, p.card = p.card, None
         if card is None:
             continue
+        if card == BANG:  # (`discard`: every card, shot or not)
+            s.discard_bang += 1
+        elif card == CLICK:
+            s.discard_click += 1
         if p.down or p.target is None:  # R6 lay down, R4 too slow: discarded face down
             if not p.down:
                 s.event("too_slow", player=p.name)
-            discard(s, card)
             continue
         t = s.players[p.target]
-        discard(s, card)
         if t.down:  # R6: you don't shoot cowards
             if p.power == PROFESSIONAL and card == BANG:  # R27
                 stolen = take_random_loot(s, t, p, 1)

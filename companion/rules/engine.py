@@ -45,9 +45,12 @@ def settle(s: GameState, only_moving_on: bool = False) -> bool:
             if w.holder(s) is not None:
                 s.rests_at = w.name
                 return True
-        if only_moving_on and not ph.moves_on:
+        if ph.following is not None:  # (`ph.then`, written out)
+            s.phase = ph.following
+        elif only_moving_on:
             return False
-        ph.then(s)
+        else:
+            ph.then(s)
         start = PHASE[s.phase].start
         if start is not None:
             start(s)

@@ -5,7 +5,8 @@ included (at a resting window: its holder's actions, then those of the state onc
 passed). `draw_legal` draws the one `random.choice` would draw from that list, without
 building it: a step of everyone at once counts its actions and builds only the one drawn,
 and a window is passed in place and put back instead of copying the state, whenever
-passing it only moves the game on (`Phase.moves_on`).
+passing it only moves the game on (`Phase.moves_on`). `play_random`, for a player that
+owns the state, draws so and applies what it draws, a step at a time (`plays.py`).
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from companion.rules.actions import Action
 from companion.rules.engine import apply_in_place, pass_window, settle
-from companion.rules.menu import Built
+from companion.rules.menu import Built, Joined
 from companion.rules.phases import PHASE, Phase, Window
-from companion.rules.state import GameState
+from companion.rules.state import GameState, Player
 
 if TYPE_CHECKING:
     from random import Random  # (a caller's generator: not needed to read the rules)
@@ -119,30 +120,81 @@ def play_legal(s: GameState, rnd: Random) -> tuple[Action, GameState] | None:
     """`draw_legal`, and the action drawn applied in place, for a caller that owns `s`:
     the action and the state it went to (`s`, or the copy past a window). None, with
     nothing applied, when only a physical deal is due."""
-    ph = PHASE[s.phase]
-    count, nth = ph.count, ph.nth
-    if count is not None and nth is not None and s.rests_at is None:  # (most draws: `_below`
-        # and `apply_in_place`, written out for an action of the step's own list)
-        n = count(s)
-        k = n.bit_length()
-        i = rnd.getrandbits(k)
-        while i >= n:
-            i = rnd.getrandbits(k)
-        action = nth(s, i)
-        ph.accepts[action.type](s, s.players[s.index[action.player]], action)
-        if not s.to_act:  # (the step goes on while someone has to act)
-            settle(s)
-        return action, s
-    if s.rests_at is not None:
-        action, at = _draw_past_windows(s, rnd, keep=True)
-        apply_in_place(at, action)
-        return action, at
-    drawn = _draw_offered(ph, s, rnd)
-    if drawn is None:
-        return None
-    ph.accepts[drawn.type](s, s.players[s.index[drawn.player]], drawn)  # (`apply_in_place`)
-    settle(s)
-    return drawn, s
+    played: list[Action] = []
+    at = play_random(s, rnd, played, 1)
+    return (played[0], at) if played else None
+
+
+def play_random(s: GameState, rnd: Random, played: list[Action], most: int) -> GameState:
+    """`play_legal` again and again, each action appended to `played`, until the game is
+    over, only a physical deal is due, or `played` holds `most` actions: the state it went
+    to (`s`, or a copy past a window)."""
+    while len(played) < most:
+        ph = PHASE[s.phase]
+        plays = ph.plays
+        if plays is not None and s.rests_at is None and not s.physical:  # (most draws)
+            plays(s, rnd, played, most - len(played), ())
+            if not (s.to_act if ph.pends else ph.busy(s)):  # (else still settled)
+                settle(s)
+        elif s.rests_at is not None:
+            s = _play_at_windows(s, rnd, played, most)
+        else:
+            action = _draw_offered(ph, s, rnd)
+            if action is None:  # (the game over, or a physical deal due)
+                break
+            ph.accepts[action.type](s, s.players[s.index[action.player]], action)
+            settle(s)  # (above: `apply_in_place`)
+            played.append(action)
+    return s
+
+
+def _play_at_windows(s: GameState, rnd: Random, played: list[Action], most: int,
+                     ) -> GameState:
+    """`play_random` at a window: its holder's actions first, then those past it. Each
+    window is passed in place when that only moves the game on, else (the first only) on a
+    copy; once at a step that plays (`Phase.plays`), that step draws among the windows'
+    actions and its own. Anywhere else, drawn as `draw_legal` draws."""
+    passed: list[tuple[Window, Player, Sequence[Action], Moved | None]] = []
+    t = s  # (the state past the windows: `s`, or its copy past the first)
+    while t.rests_at is not None:
+        w = PHASE[t.phase].window_named[t.rests_at]
+        holder = w.holder(t)
+        assert holder is not None  # (`settle` rested there for it)
+        head = w.actions(t, holder)
+        moved = _pass_in_place(t, w)
+        if moved is None:
+            if passed:
+                break
+            t = t.copy()
+            pass_window(t, w.name)
+        passed.append((w, holder, head, moved))
+    ph = PHASE[t.phase]
+    if ph.plays is None or t.rests_at is not None or t.physical:
+        if t is s:
+            for _, _, _, moved in reversed(passed):
+                _put_back(s, moved)  # type: ignore[arg-type]  # (passed in place)
+        drawn, at = _draw_past_windows(s, rnd, keep=True)
+        apply_in_place(at, drawn)
+        played.append(drawn)
+        return at
+    heads = passed[0][2] if len(passed) == 1 else Joined([p[2] for p in passed])
+    action = ph.plays(t, rnd, played, most - len(played), heads)
+    if action is None:  # (the step's own: played)
+        if not (t.to_act if ph.pends else ph.busy(t)):
+            settle(t)
+        return t
+    for k, (w, holder, _, moved) in enumerate(passed):
+        if action.type == w.name:  # (a window's own: the step's are of other types)
+            if moved is None:  # (the window passed on a copy: `s` is where it was)
+                t = s
+            else:
+                for _, _, _, later in reversed(passed[k:]):
+                    _put_back(t, later)  # type: ignore[arg-type]  # (passed in place)
+            w.handler(t, holder, action)
+            settle(t)
+            played.append(action)
+            return t
+    raise AssertionError(action)  # (drawn from the heads: one of the windows')
 
 
 def _below(rnd: Random, n: int) -> int:

@@ -27,6 +27,35 @@ def act(type_: str, player: str, key: str, value: Any, key2: str = "", value2: A
     return Action(type_, player, **fields)
 
 
+class Row(dict[Any, Action]):
+    """One player's actions of one type, by the value of one field, each built once."""
+
+    __slots__ = ("_key", "_player", "_type")
+
+    def __init__(self, type_: str, player: str, key: str) -> None:
+        super().__init__()
+        self._type, self._player, self._key = type_, player, key
+
+    def __missing__(self, value: Any) -> Action:
+        action = self[value] = act(self._type, self._player, self._key, value)
+        return action
+
+
+class Rows(dict[str, Row]):
+    """Each player's `Row` of actions of one type, by name: `ROWS[name][value]` is two
+    dictionary reads, where the steps most actions are played in build theirs."""
+
+    __slots__ = ("_key", "_type")
+
+    def __init__(self, type_: str, key: str) -> None:
+        super().__init__()
+        self._type, self._key = type_, key
+
+    def __missing__(self, player: str) -> Row:
+        row = self[player] = Row(self._type, player, self._key)
+        return row
+
+
 class Built(Sequence[Action]):
     """Actions known by their number, each built when asked for (`built`)."""
 
@@ -87,3 +116,40 @@ class Offer(Built):
     def __iter__(self) -> Iterator[Action]:
         type_, player, key = self._type, self._player, self._key
         return iter([act(type_, player, key, value) for value in self._values])
+
+
+class Paired(Offer):
+    """One player's actions of one type, one for each pair of values of two fields."""
+
+    __slots__ = ("_key2",)
+
+    def __init__(self, type_: str, player: str, key: str, key2: str,
+                 pairs: Sequence[tuple[Any, Any]]) -> None:
+        super().__init__(type_, player, key, pairs)
+        self._key2 = key2
+
+    def built(self, i: int) -> Action:
+        value, value2 = self._values[i]
+        return act(self._type, self._player, self._key, value, self._key2, value2)
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter([self.built(i) for i in range(len(self._values))])
+
+
+class Joined(Built):
+    """Sequences of actions one after the other (the windows passed in a row)."""
+
+    __slots__ = ("_parts",)
+
+    def __init__(self, parts: Sequence[Sequence[Action]]) -> None:
+        self._parts = parts
+
+    def __len__(self) -> int:
+        return sum(map(len, self._parts))
+
+    def built(self, i: int) -> Action:
+        for part in self._parts:
+            if i < len(part):
+                return part[i]
+            i -= len(part)
+        raise IndexError(i)

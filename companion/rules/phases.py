@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from companion.rules import split, steps, turn
+from companion.rules import plays, split, steps, turn
 from companion.rules.actions import Action
 from companion.rules.menu import Menu
 from companion.rules.powers import CUNNING, DICTATOR, HUSTLER, JUNK_DEALER, SMART
@@ -36,6 +36,9 @@ from companion.rules.state import (
     GameState,
     Player,
 )
+
+if TYPE_CHECKING:
+    from random import Random
 
 Handler = Callable[[GameState, Player, Action], None]
 
@@ -84,6 +87,10 @@ class Phase:
     nth: Callable[[GameState, int], Action] | None = None
     listed: Callable[[GameState], list[Action]] | None = None
     windows: tuple[Window, ...] = ()  # the optional actions it opens
+    # draws the actions `random.choice` draws from its list (after a window's) and applies
+    # them while the step goes on (`plays.py`; resting at no window, digital cards)
+    plays: Callable[[GameState, Random, list[Action], int, Sequence[Action]],
+                    Action | None] | None = None
     # once it ends; by default on to the next step of `state.PHASES` (the last has none)
     then: Callable[[GameState], None] | None = None
     # what it notes once the game enters it (when entered by moving on: `to_act` only,
@@ -95,6 +102,7 @@ class Phase:
     busy: Callable[[GameState], object] = field(init=False)  # `someone`, as a function
     pends: bool = field(init=False)  # has `nth` (`engine.settle` reads `to_act` inline)
     moves_on: bool = field(init=False)  # `then` only moves on to the next step
+    following: str | None = field(init=False)  # that step's name, if so
     actions: Callable[[GameState], Sequence[Action]] = field(init=False)  # listed
     resting: tuple[Window, ...] = field(init=False)  # the windows the game rests for
     beside: tuple[Window, ...] = field(init=False)  # those open alongside, never waited for
@@ -104,6 +112,7 @@ class Phase:
     def __post_init__(self) -> None:
         at = PHASES.index(self.name)
         object.__setattr__(self, "moves_on", self.then is None and at + 1 < len(PHASES))
+        object.__setattr__(self, "following", PHASES[at + 1] if self.moves_on else None)
         if self.moves_on:
             object.__setattr__(self, "then", turn.goto(PHASES[at + 1]))
         waiting, offers, count, nth, listed = (
@@ -178,10 +187,11 @@ TABLE: tuple[Phase, ...] = (  # Phase(name, words, acts, handlers, ...), in the 
     Phase(CHOOSE, "bullet choice", ALL, {"choose": steps.choose},
           duty="choose", waiting=steps.choosers, start=turn.choosing,
           count=turn.choices_count, nth=turn.nth_choice, listed=turn.choices_listed,
+          plays=plays.choose,
           waiting_words="waiting for {names} to choose a card"),
     Phase(HOLDUP, "hold-up", ALL, {"aim": steps.aim}, stage=COUNTDOWN, windows=(SWAP_WINDOW,),
           duty="holdup", waiting=turn.aiming, start=turn.aiming_starts,
-          count=turn.aims_count, nth=turn.nth_aim, listed=turn.aims_listed,
+          count=turn.aims_count, nth=turn.nth_aim, listed=turn.aims_listed, plays=plays.aim,
           waiting_words="waiting for aims from {names}"),
     Phase(PRIVILEGE, "Godfather's privilege", GODFATHER, {"aim": steps.aim_ordered},
           windows=(PRIVILEGE_WINDOW,),  # the player ordered aims again
@@ -191,6 +201,7 @@ TABLE: tuple[Phase, ...] = (  # Phase(name, words, acts, handlers, ...), in the 
           windows=(SMART_WINDOW,),
           duty="courage", waiting=turn.deciding, start=turn.deciding_starts,
           count=turn.courage_count, nth=turn.nth_courage, listed=turn.courage_listed,
+          plays=plays.courage,
           waiting_words="waiting for {names} to lie down or stand"),
     Phase(REVEAL, "card reveals", ALL, {"reveal": steps.reveal},  # the cards that count
           then=turn.resolve_cards,  # then the split, or the end (R9)
@@ -199,6 +210,7 @@ TABLE: tuple[Phase, ...] = (  # Phase(name, words, acts, handlers, ...), in the 
     Phase(SPLIT, "split", TURN, {"take": split.take}, windows=(FORBID_WINDOW, JUNK_WINDOW),
           then=turn.end_round,  # then the next round's loot, or the end (R12, R15)
           start=split.start,  # who is in the split, the Cute's bill, the first turn
+          plays=plays.take,
           duty="split", waiting=turn.taking, offers=turn.takes, someone=turn.taker,
           waiting_words="it is {names}'s turn to take a share"),
     Phase(OVER, "end of the game", NOBODY, {},

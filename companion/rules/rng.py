@@ -33,19 +33,26 @@ def below(state: int, n: int) -> tuple[int, int]:
             return state, x % n
 
 
+_LIMITS = tuple(_SPAN - _SPAN % n if n else 0 for n in range(65))  # `below`'s, for a deck
+
+
 def shuffle(state: int, items: list[Any]) -> int:
     """Fisher-Yates shuffle of `items` in place; returns the new state.
 
     Its draws are `below(state, i + 1)`, written out (a game begins with 63 of them)."""
+    golden, mask, mix1, mix2 = _GOLDEN, _MASK, _MIX1, _MIX2
+    limits = _LIMITS if len(items) < len(_LIMITS) else [
+        _SPAN - _SPAN % n if n else 0 for n in range(len(items) + 1)]
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
-        limit = _SPAN - _SPAN % n
-        x = limit
-        while x >= limit:
-            state = (state + _GOLDEN) & _MASK
-            z = ((state ^ (state >> 30)) * _MIX1) & _MASK
-            z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+        limit = limits[n]
+        while True:
+            state = (state + golden) & mask
+            z = ((state ^ (state >> 30)) * mix1) & mask
+            z = ((z ^ (z >> 27)) * mix2) & mask
             x = z ^ (z >> 31)
+            if x < limit:
+                break
         j = x % n
         items[i], items[j] = items[j], items[i]
     return state

@@ -8,9 +8,17 @@ from companion.rules.state import OVER, GameState, Player
 
 ZERO = {"bills": 0, "diamonds": 0, "diamond_bonus": 0, "paintings": 0, "total": 0}
 
+# each loot card's worth as a bill, as a diamond, and whether it is a diamond card: the
+# counts below are sums over a hand mapped through these (loops run by the interpreter's C)
+BILL = {card: FACE_VALUE[card] if kind == "bill" else 0 for card, kind in LOOT_KIND.items()}
+DIAMOND = {card: FACE_VALUE[card] if kind == "diamond" else 0
+           for card, kind in LOOT_KIND.items()}
+IS_DIAMOND = {card: kind == "diamond" for card, kind in LOOT_KIND.items()}
+MONEY = {card: BILL[card] + DIAMOND[card] for card in LOOT_KIND}
+
 
 def diamond_cards(p: Player) -> int:
-    return sum(1 for card in p.loot if LOOT_KIND[card] == "diamond")
+    return sum(map(IS_DIAMOND.__getitem__, p.loot))
 
 
 def bonus_holder(s: GameState) -> Player | None:
@@ -25,25 +33,22 @@ def score(s: GameState, p: Player, bonus: Player | None = None) -> dict[str, int
     """The player's loot counted as if the game ended now; zero for the dead (R8)."""
     if not p.alive:
         return dict(ZERO)
-    bills = diamonds = 0
-    paintings = 1 if p.power == COLLECTOR else 0  # (one loop over the loot, below)
-    for c in p.loot:
-        kind = LOOT_KIND[c]
-        if kind == "bill":
-            bills += FACE_VALUE[c]
-        elif kind == "diamond":
-            diamonds += FACE_VALUE[c]
-        elif kind == "painting":
-            paintings += 1
-    painting_total = painting_value(paintings) if paintings else 0
-    diamond_bonus = DIAMOND_BONUS if bonus is p else 0
+    loot = p.loot
     return {
-        "bills": bills,
-        "diamonds": diamonds,
-        "diamond_bonus": diamond_bonus,
-        "paintings": painting_total,
-        "total": bills + diamonds + diamond_bonus + painting_total,
+        "bills": sum(map(BILL.__getitem__, loot)),
+        "diamonds": sum(map(DIAMOND.__getitem__, loot)),
+        "diamond_bonus": DIAMOND_BONUS if bonus is p else 0,
+        "paintings": painting_value(loot.count("painting") + (p.power == COLLECTOR)),
+        "total": worth(p, bonus),
     }
+
+
+def worth(p: Player, bonus: Player | None) -> int:
+    """A living player's total (`score`), its parts not told apart."""
+    loot = p.loot
+    return (sum(map(MONEY.__getitem__, loot))
+            + painting_value(loot.count("painting") + (p.power == COLLECTOR))
+            + (DIAMOND_BONUS if bonus is p else 0))
 
 
 def scores(s: GameState) -> list[dict[str, int]]:
@@ -57,9 +62,10 @@ def finish(s: GameState) -> None:
     if len(living) <= 1:
         winners = living
     else:
-        totals = scores(s)
-        best = max((totals[p.seat]["total"], p.wounds) for p in living)
-        winners = [p for p in living if (totals[p.seat]["total"], p.wounds) == best]
+        bonus = bonus_holder(s)
+        ranked = [((worth(p, bonus), p.wounds), p) for p in living]
+        best = max(rank for rank, _ in ranked)
+        winners = [p for rank, p in ranked if rank == best]
     s.winners = [p.name for p in winners]
     s.phase = OVER
     s.turn = None

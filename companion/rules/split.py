@@ -16,8 +16,8 @@ from companion.rules.steps import player_named, require_power
 
 def start(s: GameState) -> None:
     """The split begins: who is in it, the Cute's bill, the first turn."""
-    for p in s.players:
-        p.in_split = p.standing
+    for p in s.players:  # (`Player.standing`, written out: most took no hit)
+        p.in_split = p.alive and p.down is False and not (p.hits and p.hits_wound)
     cute = s.holder(CUTE)
     if cute is not None and cute.in_split and "bill5000" in s.table:  # R18
         s.table.remove("bill5000")
@@ -27,18 +27,16 @@ def start(s: GameState) -> None:
 
 
 def next_in_split(s: GameState, seat: int) -> int | None:
-    """The first player still in the split, clockwise from `seat` included."""
+    """The first player still in the split, clockwise from `seat` included (one past the
+    last seat: the first)."""
     players = s.players
-    for i in clockwise(len(players), seat):
-        if players[i].in_split:
-            return i
+    for p in players[seat:]:
+        if p.in_split:
+            return p.seat
+    for p in players[:seat]:
+        if p.in_split:
+            return p.seat
     return None
-
-
-@lru_cache(maxsize=64)
-def clockwise(n: int, seat: int) -> tuple[int, ...]:
-    """The seats of a table of `n`, in seating order from `seat`."""
-    return tuple((seat + i) % n for i in range(n))
 
 
 def over(s: GameState) -> bool:
@@ -59,12 +57,9 @@ Options = tuple[str | tuple[str, str] | None, ...]
 def take_options(s: GameState, p: Player) -> Options:
     """What `p` may take now, sorted: one share each (a card or the token), then the
     Greedy's pairs; (None,) when nothing may be taken (R10, R19, R22)."""
-    if greedy_may_double(p):  # (pairs of the same card count: the whole table)
+    if p.power == GREEDY and not p.greedy_used:  # (pairs of the same card count)
         return options(tuple(sorted(s.table)), s.token, s.forbidden, True)
-    shares = {*s.table, TOKEN} if s.token else set(s.table)  # (`options`, written out)
-    if s.forbidden is not None:
-        shares = {x for x in shares if kind_of(x) != s.forbidden}
-    return tuple(sorted(shares)) or (None,)
+    return options(frozenset(s.table), s.token, s.forbidden, False)
 
 
 @lru_cache(maxsize=16384)
@@ -104,7 +99,14 @@ def take(s: GameState, p: Player, a: Action) -> None:
         elif take_options(s, p)[0] is not None:
             raise RuleError("R19", f"{p.name} must take a share: taking nothing is allowed "
                             "only when nothing on the table may be taken")
-    if p.power == GREEDY:
+    took(s, p, picks)
+
+
+def took(s: GameState, p: Player, picks: tuple[str, ...]) -> None:
+    """`p` takes `picks` (checked: one share, the Greedy's two, or nothing), each the
+    token or a card off the table, and the turn passes on."""
+    power = p.power
+    if power == GREEDY:
         p.greedy_used = True
         if len(picks) == 2:
             p.in_split = False
@@ -112,12 +114,21 @@ def take(s: GameState, p: Player, a: Action) -> None:
     if not picks:
         s.event("passed", player=p.name)
     for x in picks:
-        receive(s, p, x)
-    if (p.power == JUNK_DEALER and len(picks) == 1 and picks[0] != TOKEN
+        s.events.append({"round": s.round, "type": "took", "player": p.name, "loot": x})
+        if x == TOKEN:
+            s.token = False
+            s.new_godfather = p.seat
+            continue
+        s.table.remove(x)
+        if x in USED_AT_ONCE:
+            gain(s, p, x)
+        else:  # (most cards: kept)
+            p.loot.append(x)
+    if (power == JUNK_DEALER and len(picks) == 1 and picks[0] != TOKEN
             and LOOT_KIND[picks[0]] in JUNKABLE and "junk_dealer" not in s.used
             and later_piles(s) and p.loot and p.loot[-1] == picks[0]):
         s.junk_card = len(p.loot) - 1
-    s.turn = next_in_split(s, (p.seat + 1) % len(s.players))
+    s.turn = next_in_split(s, p.seat + 1)
 
 
 def check_on_table(s: GameState, picks: tuple[str, ...]) -> None:
@@ -131,15 +142,7 @@ def check_on_table(s: GameState, picks: tuple[str, ...]) -> None:
         left.remove(x)
 
 
-def receive(s: GameState, p: Player, x: str) -> None:
-    """A share taken from the table: the token, or a card."""
-    s.event("took", player=p.name, loot=x)
-    if x == TOKEN:
-        s.token = False
-        s.new_godfather = p.seat
-        return
-    s.table.remove(x)
-    gain(s, p, x)
+USED_AT_ONCE = frozenset(("clip", "first_aid"))
 
 
 def gain(s: GameState, p: Player, x: str) -> None:

@@ -8,6 +8,7 @@ replaced, never changed in place (tuples, frozensets) is shared between copies.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from companion.rules.powers import shrugs_off
@@ -35,16 +36,23 @@ class Player:
         self.bang = 3  # cards in hand (digital cards mode)
         self.click = 5
         self.loot: list[str] = []
-        self.reset_turn()
+        Player.reset_turns((self,))
 
-    def reset_turn(self) -> None:
-        self.card: str | None = None  # the face-down card: bang, click, "hidden" (physical)
-        self.target: int | None = None
-        self.aimed = False
-        self.down: bool | None = None  # courage choice; None until declared
-        self.hits: tuple[int, ...] = ()  # seats whose Bang! hit this player this turn
-        self.in_split = False
-        self.greedy_used = False
+    card: str | None  # the face-down card: bang, click, "hidden" (physical)
+    target: int | None
+    aimed: bool
+    down: bool | None  # courage choice; None until declared
+    hits: tuple[int, ...]  # seats whose Bang! hit this player this turn
+    in_split: bool
+    greedy_used: bool
+
+    @staticmethod
+    def reset_turns(players: Iterable[Player]) -> None:
+        """A round begins: each player's per-turn fields back to their start."""
+        for p in players:
+            p.card = p.target = p.down = None
+            p.aimed = p.in_split = p.greedy_used = False
+            p.hits = ()
 
     @property
     def hand_size(self) -> int:
@@ -155,7 +163,7 @@ class GameState:
 
     def count_the_living(self) -> None:
         """After a death (or at the start): refresh `living_names`."""
-        self.living_names = tuple(p.name for p in self.players if p.alive)
+        self.living_names = tuple([p.name for p in self.players if p.alive])
 
     def clockwise_from(self, seat: int) -> list[Player]:
         """All players in seating order starting at `seat`."""

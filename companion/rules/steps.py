@@ -178,10 +178,15 @@ def aim(s: GameState, p: Player, a: Action) -> None:
         p.target = t.seat
     p.aimed = True
     s.to_act.remove(p.seat)
-    if not s.to_act:  # the Kid aims last, alone (R25)
-        kid = s.holder(KID)
-        if kid is not None and not kid.aimed:
-            s.to_act.append(kid.seat)
+    if not s.to_act:
+        kid_last(s)
+
+
+def kid_last(s: GameState) -> None:
+    """Every other living player has aimed: the Kid aims last, alone (R25)."""
+    kid = s.holder(KID)
+    if kid is not None and not kid.aimed:
+        s.to_act.append(kid.seat)
 
 
 def can_swap(s: GameState) -> bool:
@@ -233,12 +238,16 @@ def _orderable(s: GameState) -> Iterator[Player]:
 
 
 def orderable(s: GameState) -> list[Player]:
-    """Whom the Godfather may order: another living player with a new target (R5)."""
+    """Whom the Godfather may order: another living player with a new target (R5); with
+    three living, each other one has one."""
+    if len(s.living_names) >= 3:
+        return [p for p in s.players if p.alive and p.seat != s.godfather]
     return list(_orderable(s))
 
 
 def can_order(s: GameState) -> bool:
-    return next(_orderable(s), None) is not None
+    """Someone may be ordered: with three living, each other one has a new target."""
+    return len(s.living_names) >= 3 or next(_orderable(s), None) is not None
 
 
 def privilege(s: GameState, p: Player, a: Action) -> None:
@@ -287,9 +296,13 @@ def courage(s: GameState, p: Player, a: Action) -> None:
         raise RuleError("R6", "courage takes down: true or false")
     p.down = a.down
     s.to_act.remove(p.seat)
-    if not a.down:
-        return
-    s.event("lay_down", player=p.name)
+    if a.down:
+        lay_down(s, p)
+
+
+def lay_down(s: GameState, p: Player) -> None:
+    """`p` lies down: the Doctor heals a wound, the Stealthy takes a $10,000 bill (R20, R29)."""
+    s.events.append({"round": s.round, "type": "lay_down", "player": p.name})
     if p.power == DOCTOR and p.wounds > 0:
         p.wounds -= 1
         s.event("healed", player=p.name, wounds=p.wounds, by="doctor")

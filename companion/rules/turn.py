@@ -13,7 +13,7 @@ from functools import lru_cache
 from companion.rules import effects, split, steps
 from companion.rules.actions import Action
 from companion.rules.cards import BANG, BULLETS, CLICK, KINDS, LOOT_KIND, ROUNDS
-from companion.rules.menu import Offer, act
+from companion.rules.menu import Offer, Paired, act
 from companion.rules.powers import CUNNING, HUSTLER, JUNK_DEALER, KID, SMART
 from companion.rules.scoring import finish
 from companion.rules.state import LOOT, SPLIT, GameState, Player
@@ -25,6 +25,12 @@ from companion.rules.state import LOOT, SPLIT, GameState, Player
 def aims(player: str, living: tuple[str, ...]) -> tuple[Action, ...]:
     """A player's aims: too slow, or at any other living player (R4, R8)."""
     return tuple(act("aim", player, "target", t) for t in (None, *living) if t != player)
+
+
+@lru_cache(maxsize=256)
+def all_aims(living: tuple[str, ...]) -> dict[str, tuple[Action, ...]]:
+    """Every living player's `aims`, by name (a step's, looked up once)."""
+    return {player: aims(player, living) for player in living}
 
 
 def nothing(_s: GameState) -> list[Action]:
@@ -65,20 +71,26 @@ def may_hustle(s: GameState) -> Player | None:
     return h
 
 
-def hustles(s: GameState, h: Player) -> list[Action]:
-    out = [act("hustle", h.name, "victim", None)]
-    for v in steps.hustle_victims(s, h):
-        for g in (None,) if s.physical else steps.hustle_gives(h, v):
-            out.append(act("hustle", h.name, "victim", v.name, "give", g))
-    return out
+def hustles(s: GameState, h: Player) -> Sequence[Action]:
+    """No hustle, or a victim and the card given back (built only when drawn)."""
+    victims = steps.hustle_victims(s, h)
+    pairs: list[tuple[str | None, str | None]] = [(None, None)]
+    if s.physical:
+        pairs += [(v.name, None) for v in victims]
+    else:
+        pairs += [(v.name, g) for v in victims for g in steps.hustle_gives(h, v)]
+    return Paired("hustle", h.name, "victim", "give", pairs)
 
 
 # -- choose (R1) ---------------------------------------------------------------------------
 
 
 def choosing(s: GameState) -> None:
-    """The bullet choice begins: who puts a card down."""
-    s.to_act = [p.seat for p in s.players if steps.choices(s, p)]
+    """The bullet choice begins: who puts a card down (`steps.choices`: with physical
+    cards, every living player; else those with a card in hand)."""
+    physical = s.physical
+    s.to_act = [p.seat for p in s.players
+                if p.alive and p.card is None and (physical or p.bang or p.click)]
 
 
 def left_to_act(s: GameState) -> list[int]:
@@ -308,8 +320,7 @@ def begin_round(s: GameState) -> None:
     if s.piles:
         s.table += s.piles.pop(0)
     s.token = True
-    for p in s.players:
-        p.reset_turn()
+    Player.reset_turns(s.players)
     s.done = s.used = frozenset()
     s.ordered = s.turn = s.forbidden = s.junk_card = s.new_godfather = None
     s.phase = LOOT

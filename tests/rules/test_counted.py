@@ -25,6 +25,7 @@ from companion.rules import (
     legal_actions,
     new_game,
     phase_of,
+    play_random,
     state_to_dict,
 )
 from companion.rules.cards import official_deck
@@ -153,3 +154,41 @@ def test_a_copy_holds_every_field_and_shares_nothing_that_changes():
             assert mine is not theirs and mine.loot is not theirs.loot
         for name in ("piles", "table", "out", "winners", "events"):
             assert getattr(c, name) is not getattr(s, name), name
+
+
+def test_play_random_plays_what_choice_draws_from_the_list_whole_steps_or_a_few_actions():
+    """`play_random` (a step of everyone or the split's takes in one call, windows passed in
+    place and drawn among with the step past them) plays the actions and the state
+    `rnd.choice(legal_actions(s))` plays, with the same random numbers, in games of every
+    kind of table, asked for a few actions at a time; it never plays more than asked."""
+    windows_drawn = steps_cut = 0
+    for i in range(90):
+        setup = random_setup(random.Random(i), 4 + i % 5, i, powers=i % 4 != 0,
+                             cards="physical" if i % 3 == 0 else "digital",
+                             loot_mode="physical" if i % 5 == 0 else "digital")
+        deck = official_deck()
+        random.Random(-i).shuffle(deck)
+        listed, s, expected = random.Random(i), new_game(setup), []
+        while phase_of(s).then is not None:
+            legal = legal_actions(s)
+            action = listed.choice(legal) if legal else deal_action(s, deck)
+            apply_in_place(s, action)
+            expected.append(action)
+        counting, t, played = random.Random(i), new_game(setup), []
+        asked = 1 + i % 7
+        while phase_of(t).then is not None:
+            before = len(played)
+            t = play_random(t, counting, played, before + asked)
+            assert len(played) <= before + asked
+            if len(played) < before + asked and phase_of(t).then is not None:
+                assert deal_due(t)  # (the one action it leaves to its caller)
+                action = deal_action(t, deck)
+                apply_in_place(t, action)
+                played.append(action)
+            steps_cut += len(played) == before + asked and t.to_act != []
+        assert played == expected, i
+        assert state_to_dict(t) == state_to_dict(s)
+        assert counting.getstate() == listed.getstate()
+        windows_drawn += sum(a.type in ("hustle", "swap", "privilege", "smart", "junk")
+                             for a in expected)
+    assert windows_drawn > 50 and steps_cut > 50

@@ -1,0 +1,190 @@
+"""Random actions drawn and applied at once, at the steps most of a random game is played in.
+
+For a player that owns the state and draws uniformly (`legal.play_random`): each function
+draws the index `rnd.choice` would draw from the step's legal list (`legal._below`,
+written out), builds that one action and applies it without the handler's checks (it is
+legal by construction), appends it to `played`, and goes on so until the step waits for
+nobody or `room` actions are played. They serve a step resting at no window, digital
+cards; `phases.TABLE` names them (`Phase.plays`), and `engine.settle` moves on after.
+A window's actions passed in place to reach the step come first in the first draw's list
+(`head`): one of those drawn is handed back unapplied (nothing played), for the window's
+handler. `tests/rules/test_counted.py` checks they play what listing and `apply` play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from companion.rules import split, steps
+from companion.rules.actions import Action
+from companion.rules.cards import BANG, CLICK, KINDS, TOKEN
+from companion.rules.menu import Rows, act
+from companion.rules.powers import DICTATOR, GREEDY
+from companion.rules.state import GameState
+from companion.rules.turn import all_aims
+
+if TYPE_CHECKING:
+    from random import Random
+
+CHOSEN, DECIDED, TAKEN = Rows("choose", "card"), Rows("courage", "down"), Rows("take", "loot")
+
+
+def first(rnd: Random, n: int, head: Sequence[Action]) -> int:
+    """The first draw, among `head` and then `n` actions of the step: its index among
+    the step's, or below zero for one of `head`'s (counted from its end)."""
+    before = len(head)
+    total = n + before
+    k = total.bit_length()
+    i = rnd.getrandbits(k)
+    while i >= total:
+        i = rnd.getrandbits(k)
+    return i - before
+
+
+def choose(s: GameState, rnd: Random, played: list[Action], room: int,
+           head: Sequence[Action] = ()) -> Action | None:
+    """Bullet choices: each chooser's cards in hand, bang before click (`turn.nth_choice`)."""
+    players, to_act = s.players, s.to_act
+    n = 0  # (counted once, then less the choices of whoever chose)
+    for seat in to_act:
+        p = players[seat]
+        n += (p.bang > 0) + (p.click > 0)
+    i = first(rnd, n, head)
+    if i < 0:
+        return head[i]
+    while True:
+        at = 0
+        for seat in to_act:
+            p = players[seat]
+            if p.bang and p.click:
+                if i < 2:
+                    card = CLICK if i else BANG
+                    n -= 2
+                    break
+                i -= 2
+            elif i:
+                i -= 1
+            else:
+                card = BANG if p.bang else CLICK
+                n -= 1
+                break
+            at += 1
+        if card is BANG:
+            p.bang -= 1
+        else:
+            p.click -= 1
+        p.card = card
+        del to_act[at]
+        played.append(CHOSEN[p.name][card])
+        room -= 1
+        if not (to_act and room):
+            return None
+        k = n.bit_length()
+        i = rnd.getrandbits(k)
+        while i >= n:
+            i = rnd.getrandbits(k)
+
+
+def aim(s: GameState, rnd: Random, played: list[Action], room: int,
+        head: Sequence[Action] = ()) -> Action | None:
+    """Aims: each aimer's aims in seating order, too slow first (`turn.nth_aim`)."""
+    players, living, to_act, index = s.players, s.living_names, s.to_act, s.index
+    m, aims = len(living), all_aims(living)
+    i = first(rnd, len(to_act) * m, head)
+    if i < 0:
+        return head[i]
+    while True:
+        at, t = divmod(i, m)
+        p = players[to_act[at]]
+        action = aims[p.name][t]
+        if t:
+            p.target = index[action.target]  # type: ignore[index]  # (an aim at someone)
+        p.aimed = True
+        del to_act[at]
+        if not to_act:
+            steps.kid_last(s)
+        played.append(action)
+        room -= 1
+        if not (to_act and room):
+            return None
+        n = len(to_act) * m
+        k = n.bit_length()
+        i = rnd.getrandbits(k)
+        while i >= n:
+            i = rnd.getrandbits(k)
+
+
+def courage(s: GameState, rnd: Random, played: list[Action], room: int,
+            head: Sequence[Action] = ()) -> Action | None:
+    """Courage: each undecided player stands or lies down (`turn.nth_courage`)."""
+    players, to_act = s.players, s.to_act
+    i = first(rnd, 2 * len(to_act), head)
+    if i < 0:
+        return head[i]
+    while True:
+        at = i >> 1
+        p = players[to_act[at]]
+        down = i & 1 == 1
+        p.down = down
+        del to_act[at]
+        if down:
+            steps.lay_down(s, p)
+        played.append(DECIDED[p.name][down])
+        room -= 1
+        if not (to_act and room):
+            return None
+        n = 2 * len(to_act)
+        k = n.bit_length()
+        i = rnd.getrandbits(k)
+        while i >= n:
+            i = rnd.getrandbits(k)
+
+
+def take(s: GameState, rnd: Random, played: list[Action], room: int,
+         head: Sequence[Action] = ()) -> Action | None:
+    """Shares of the split (`turn.takes`), and the Dictator's ban beside them
+    (`turn.forbids`), while someone takes and no window opens (`turn.taker`). The shares
+    one may take are worked out once, then less each share gone from the table, while no
+    ban or Greedy's pair makes them one player's own."""
+    players = s.players
+    dictated = DICTATOR in s.powers
+    options: list[str | tuple[str, str] | None] = []
+    kept = False  # (`options` hold for whoever takes next)
+    drawn = False  # (the first draw, among `head` too, is made)
+    while True:
+        p = players[s.turn]  # type: ignore[index]  # (settled at no window: someone's turn)
+        if not kept or s.forbidden is not None or (p.power == GREEDY and not p.greedy_used):
+            options = list(split.take_options(s, p))
+            kept = s.forbidden is None and not (p.power == GREEDY and not p.greedy_used)
+        n = len(options)
+        dictator = split.may_forbid(s) if dictated else None
+        total = n + len(KINDS) if dictator is not None else n
+        if drawn:
+            k = total.bit_length()
+            i = rnd.getrandbits(k)
+            while i >= total:
+                i = rnd.getrandbits(k)
+        else:
+            i = first(rnd, total, head)
+            if i < 0:
+                return head[i]
+            drawn = True
+        if i < n:
+            share = options[i]
+            if isinstance(share, str):
+                split.took(s, p, (share,))
+                if kept and (share == TOKEN or share not in s.table):
+                    del options[i]
+            else:
+                split.took(s, p, share or ())
+                kept = False
+            played.append(TAKEN[p.name][share])
+        else:
+            assert dictator is not None
+            action = act("forbid", dictator.name, "target", p.name, "kind", KINDS[i - n])
+            split.forbid(s, dictator, action)
+            played.append(action)
+        room -= 1
+        if not room or s.turn is None or s.junk_card is not None or not (s.table or s.token):
+            return None  # (the last: `turn.taker`, written out)
