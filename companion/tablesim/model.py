@@ -99,8 +99,11 @@ class TableModel:
         t = self.now if at_ms is None else at_ms
         pointing = self._hands[gun]
         az0, el0 = pointing.base(t)
-        aims = self._aims[gun] = [a for a in self._aims[gun] if a[0] < t]
+        aims = [a for a in self._aims[gun] if a[0] < t]
+        while len(aims) > 1 and aims[1][0] <= self.now:  # `feedback` reads the aim in
+            del aims[0]  # force now and those planned after it; older ones are forgotten
         aims.append([t, None, t, None])
+        self._aims[gun] = aims
         if kind in ("hold", "swing", "between"):
             assert target is not None, f"{kind} needs a target"
             aim = self.bearing(gun, target)

@@ -6,6 +6,7 @@ import math
 import random
 import statistics
 import time
+import tracemalloc
 
 import pytest
 
@@ -149,3 +150,24 @@ def test_an_evening_of_aims_does_not_pile_up_in_the_hand():
         pointing.add(Move(t, t + 300, *pointing.base(t), *target))
         assert pointing.base(t + 150) != pointing.base(t + 300) == target  # under way, then there
     assert len(pointing.moves) <= FORGET_AFTER + 2
+
+
+def test_an_evening_of_aims_leaves_the_table_model_no_bigger():
+    model = TableModel(make_table("round", 1.2, 6), random.Random(8), feedback=True)
+
+    def aims(first: int, count: int) -> None:
+        for k in range(first, first + count):  # each gun aims anew every second
+            for i, gun in enumerate(model.seats):  # at another seat each time
+                model.intent(gun, "hold", model.seats[(i + 1 + k % 5) % 6], at_ms=1000.0 * k)
+            for r in range(0, 1000, 100):
+                model.detect(1000.0 * k + r, model.seats[k % 6])
+
+    aims(0, 50)
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        aims(50, 1000)
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 100_000, f"{grown} bytes kept by 6,000 aims"  # (150 bytes an aim before)
