@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from companion.rules.state import GameState
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)  # a few hundred bytes each, whatever the names at the table
 def act(type_: str, player: str, key: str, value: Any, key2: str = "", value2: Any = None,
         ) -> Action:
     """The action with these fields, built once."""

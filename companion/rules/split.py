@@ -62,7 +62,7 @@ def take_options(s: GameState, p: Player) -> Options:
     return options(frozenset(s.table), s.token, s.forbidden, False)
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=2048)  # about 1 KiB each: a long evening keeps 2 MiB at most
 def options(table: frozenset[str] | tuple[str, ...], token: bool, forbidden: str | None,
             double: bool) -> Options:
     """`take_options` for a table (the same few, worked out once)."""
