@@ -20,9 +20,11 @@ RULES = Path(__file__).resolve().parents[2] / "companion" / "rules"
 
 
 def event_types() -> set[str]:
-    """Every event type the rules engine emits (`s.event("type", ...)` in its source)."""
-    return {m for path in RULES.glob("*.py")
-            for m in re.findall(r'\.event\("(\w+)"', path.read_text(encoding="utf-8"))}
+    """Every event type the rules engine emits (`s.event("type", ...)` in its source, or
+    an event written out where it is hot: `s.events.append({..., "type": "type", ...})`)."""
+    return {name for path in RULES.glob("*.py")
+            for pair in re.findall(r'\.event\("(\w+)"|"type": "(\w+)"',
+                                   path.read_text(encoding="utf-8")) for name in pair if name}
 
 
 def raw(lang: str) -> dict[str, str]:
