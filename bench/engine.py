@@ -48,6 +48,7 @@ def play_games(games: int, players: int) -> Iterator[Any]:
 def measure(games: int, players: int) -> dict[str, Any]:
     """The figures of the engine importable here (run in a worker process)."""
     import companion
+    import companion.bots.random_bot  # (imported before the clock starts: games are timed)
     from companion.rules import apply, apply_in_place, legal_actions, new_game
 
     clock = time.process_time
