@@ -53,22 +53,10 @@ class Action(Frozen):
                  order: str | None = None, down: bool | None = None, discard: str | None = None,
                  loot: str | tuple[str, ...] | list[str] | None = None, kind: str | None = None,
                  pile: int | None = None, got: str | None = None) -> None:
-        if isinstance(loot, tuple | list):  # a double share is a multiset: one spelling
+        if isinstance(loot, (tuple, list)):  # a double share is a multiset: one spelling
             loot = tuple(sorted(loot))
-        set_ = object.__setattr__  # (set one by one: the bots build many actions)
-        set_(self, "type", type)
-        set_(self, "player", player)
-        set_(self, "card", card)
-        set_(self, "target", target)
-        set_(self, "victim", victim)
-        set_(self, "give", give)
-        set_(self, "order", order)
-        set_(self, "down", down)
-        set_(self, "discard", discard)
-        set_(self, "loot", loot)
-        set_(self, "kind", kind)
-        set_(self, "pile", pile)
-        set_(self, "got", got)
+        self._fill(type, player, card, target, victim, give, order, down, discard, loot, kind,
+                   pile, got)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, "player": self.player}

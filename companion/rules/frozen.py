@@ -7,6 +7,7 @@ records with it took about a third of `companion replay`'s start (docs/PERFORMAN
 
 from __future__ import annotations
 
+from itertools import repeat
 from operator import attrgetter
 
 TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
@@ -29,9 +30,9 @@ class Frozen:
         cls._values = attrgetter(*cls.__slots__)
 
     def _fill(self, *values: object) -> None:
-        """Set every field, in the order of `__slots__`."""
-        for name, value in zip(self.__slots__, values, strict=True):
-            object.__setattr__(self, name, value)
+        """Set every field, in the order of `__slots__` (looped in C: the bots build many
+        actions; `object.__setattr__` returns None, so `any` sets them all)."""
+        any(map(object.__setattr__, repeat(self), self.__slots__, values))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"cannot assign to field {name!r} of {type(self).__name__}")
