@@ -7,8 +7,11 @@ and serialise actions the same way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from companion.rules.frozen import Frozen
+
+TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
+if TYPE_CHECKING:
+    from typing import Any
 
 # type -> {field: required}. Unlisted fields are unknown for that type.
 FIELDS: dict[str, dict[str, bool]] = {
@@ -27,25 +30,33 @@ FIELDS: dict[str, dict[str, bool]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(Frozen):
+    """One action; a `loot` given as a list or tuple is kept sorted, as a tuple."""
+
     type: str
     player: str
-    card: str | None = None
-    target: str | None = None
-    victim: str | None = None
-    give: str | None = None
-    order: str | None = None
-    down: bool | None = None
-    discard: str | None = None
-    loot: str | tuple[str, ...] | None = None
-    kind: str | None = None
-    pile: int | None = None
-    got: str | None = None
+    card: str | None
+    target: str | None
+    victim: str | None
+    give: str | None
+    order: str | None
+    down: bool | None
+    discard: str | None
+    loot: str | tuple[str, ...] | None
+    kind: str | None
+    pile: int | None
+    got: str | None
+    __slots__ = tuple(__annotations__)
 
-    def __post_init__(self) -> None:
-        if isinstance(self.loot, tuple | list):  # a double share is a multiset: one spelling
-            object.__setattr__(self, "loot", tuple(sorted(self.loot)))
+    def __init__(self, type: str, player: str, card: str | None = None,
+                 target: str | None = None, victim: str | None = None, give: str | None = None,
+                 order: str | None = None, down: bool | None = None, discard: str | None = None,
+                 loot: str | tuple[str, ...] | list[str] | None = None, kind: str | None = None,
+                 pile: int | None = None, got: str | None = None) -> None:
+        if isinstance(loot, (tuple, list)):  # a double share is a multiset: one spelling
+            loot = tuple(sorted(loot))
+        self._fill(type, player, card, target, victim, give, order, down, discard, loot, kind,
+                   pile, got)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, "player": self.player}

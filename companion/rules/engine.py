@@ -10,14 +10,16 @@ What is legal now is read from the same table, in `legal.py`.
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.rules import turn
 from companion.rules.actions import Action
 from companion.rules.errors import RuleError
 from companion.rules.phases import ACTION_TYPES, PHASE, describe
 from companion.rules.state import GameState
 from companion.rules.steps import player_named
+
+TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def start_round(s: GameState) -> None:

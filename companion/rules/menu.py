@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, overload
 
 from companion.rules.actions import Action
 
+TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
 if TYPE_CHECKING:
+    from typing import Any, overload
+
     from companion.rules.state import GameState
 
 
@@ -27,7 +29,7 @@ def act(type_: str, player: str, key: str, value: Any, key2: str = "", value2: A
     return Action(type_, player, **fields)
 
 
-class Row(dict[Any, Action]):
+class Row(dict["Any", Action]):
     """One player's actions of one type, by the value of one field, each built once."""
 
     __slots__ = ("_key", "_player", "_type")
@@ -64,10 +66,11 @@ class Built(Sequence[Action]):
     def built(self, i: int) -> Action:  # (0 <= i < len(self))
         raise NotImplementedError
 
-    @overload
-    def __getitem__(self, i: int) -> Action: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[Action]: ...
+    if TYPE_CHECKING:
+        @overload
+        def __getitem__(self, i: int) -> Action: ...
+        @overload
+        def __getitem__(self, i: slice) -> list[Action]: ...
 
     def __getitem__(self, i: int | slice) -> Action | list[Action]:
         n = len(self)

@@ -15,12 +15,12 @@ format); the Dictator's window is open alongside the turn and never holds the ga
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
 
 from companion.rules import plays, split, steps, turn
 from companion.rules.actions import Action
+from companion.rules.frozen import Frozen
 from companion.rules.menu import Menu
 from companion.rules.powers import CUNNING, DICTATOR, HUSTLER, JUNK_DEALER, SMART
 from companion.rules.state import (
@@ -37,8 +37,10 @@ from companion.rules.state import (
     Player,
 )
 
+TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
 if TYPE_CHECKING:
     from random import Random
+    from typing import NamedTuple
 
 Handler = Callable[[GameState, Player, Action], None]
 
@@ -52,8 +54,7 @@ COUNTDOWN = "countdown"  # the referee stage of the hold-up and courage steps
 
 
 
-@dataclass(frozen=True, slots=True)
-class Window:
+class Window(Frozen):
     """An optional action: the game may rest for it; an action of a later step passes it."""
 
     name: str  # the action type (and, for most, its mark in `GameState.done` once passed)
@@ -63,11 +64,17 @@ class Window:
     actions: Callable[[GameState, Player], Sequence[Action]]  # its legal actions, for `holder`
     handler: Handler
     words: str  # "waiting for {names} to ...", for messages
-    close: Callable[[GameState], None] | None = None  # passing it (resting windows only)
+    close: Callable[[GameState], None] | None  # passing it (resting windows only)
+    __slots__ = tuple(__annotations__)
+
+    def __init__(self, name: str, power: str | None, rests: bool,
+                 holder: Callable[[GameState], Player | None],
+                 actions: Callable[[GameState, Player], Sequence[Action]], handler: Handler,
+                 words: str, close: Callable[[GameState], None] | None = None) -> None:
+        self._fill(name, power, rests, holder, actions, handler, words, close)
 
 
-@dataclass(frozen=True, slots=True)
-class Phase:
+class Phase(Frozen):
     """One step of the turn."""
 
     name: str
@@ -77,60 +84,73 @@ class Phase:
     duty: str  # what the table waits for when no window is open (a words key)
     waiting: Callable[[GameState], list[Player]]  # who must act now, in seating order
     waiting_words: str  # "waiting for {names} to ..."
-    stage: str | None = None  # the referee stage it needs: COUNTDOWN, or None
+    stage: str | None  # the referee stage it needs: COUNTDOWN, or None
     # the legal actions of `waiting`, in order, listed; or, for a step of everyone at once,
     # counted and built by index: its `start` notes whom it waits for (`GameState.to_act`),
     # its handler takes off whoever acts, `count` says how many actions they have, `nth`
     # builds the i-th and `listed` all of them, in the same order
-    offers: Callable[[GameState], Sequence[Action]] | None = None
-    count: Callable[[GameState], int] | None = None
-    nth: Callable[[GameState, int], Action] | None = None
-    listed: Callable[[GameState], list[Action]] | None = None
-    windows: tuple[Window, ...] = ()  # the optional actions it opens
+    offers: Callable[[GameState], Sequence[Action]] | None
+    count: Callable[[GameState], int] | None
+    nth: Callable[[GameState, int], Action] | None
+    listed: Callable[[GameState], list[Action]] | None
+    windows: tuple[Window, ...]  # the optional actions it opens
     # draws the actions `random.choice` draws from its list (after a window's) and applies
     # them while the step goes on (`plays.py`; resting at no window, digital cards)
     plays: Callable[[GameState, Random, list[Action], int, Sequence[Action]],
-                    Action | None] | None = None
+                    Action | None] | None
     # once it ends; by default on to the next step of `state.PHASES` (the last has none)
-    then: Callable[[GameState], None] | None = None
+    then: Callable[[GameState], None] | None
     # what it notes once the game enters it (when entered by moving on: `to_act` only,
     # which `legal.py` puts back after passing a window in place)
-    start: Callable[[GameState], None] | None = None
+    start: Callable[[GameState], None] | None
     # someone is `waiting`, told without listing them (anything true: someone is); by
     # default `waiting` is not empty, with `nth` the count of actions is not zero
-    someone: Callable[[GameState], object] | None = None
-    busy: Callable[[GameState], object] = field(init=False)  # `someone`, as a function
-    pends: bool = field(init=False)  # has `nth` (`engine.settle` reads `to_act` inline)
-    moves_on: bool = field(init=False)  # `then` only moves on to the next step
-    following: str | None = field(init=False)  # that step's name, if so
-    actions: Callable[[GameState], Sequence[Action]] = field(init=False)  # listed
-    resting: tuple[Window, ...] = field(init=False)  # the windows the game rests for
-    beside: tuple[Window, ...] = field(init=False)  # those open alongside, never waited for
-    window_named: Mapping[str, Window] = field(init=False)
-    accepts: Mapping[str, Handler] = field(init=False)  # every action type played in it
+    someone: Callable[[GameState], object] | None
+    busy: Callable[[GameState], object]  # `someone`, as a function
+    pends: bool  # has `nth` (`engine.settle` reads `to_act` inline)
+    moves_on: bool  # `then` only moves on to the next step
+    following: str | None  # that step's name, if so
+    actions: Callable[[GameState], Sequence[Action]]  # listed
+    resting: tuple[Window, ...]  # the windows the game rests for
+    beside: tuple[Window, ...]  # those open alongside, never waited for
+    window_named: Mapping[str, Window]
+    accepts: Mapping[str, Handler]  # every action type played in it
 
-    def __post_init__(self) -> None:
-        at = PHASES.index(self.name)
-        object.__setattr__(self, "moves_on", self.then is None and at + 1 < len(PHASES))
-        object.__setattr__(self, "following", PHASES[at + 1] if self.moves_on else None)
-        if self.moves_on:
-            object.__setattr__(self, "then", turn.goto(PHASES[at + 1]))
-        waiting, offers, count, nth, listed = (
-            self.waiting, self.offers, self.count, self.nth, self.listed)
-        object.__setattr__(self, "pends", nth is not None)
+    __slots__ = tuple(__annotations__)
+
+    def __init__(self, name: str, words: str, acts: str, handlers: Mapping[str, Handler],
+                 duty: str, waiting: Callable[[GameState], list[Player]], waiting_words: str,
+                 stage: str | None = None,
+                 offers: Callable[[GameState], Sequence[Action]] | None = None,
+                 count: Callable[[GameState], int] | None = None,
+                 nth: Callable[[GameState, int], Action] | None = None,
+                 listed: Callable[[GameState], list[Action]] | None = None,
+                 windows: tuple[Window, ...] = (),
+                 plays: Callable[[GameState, Random, list[Action], int, Sequence[Action]],
+                                 Action | None] | None = None,
+                 then: Callable[[GameState], None] | None = None,
+                 start: Callable[[GameState], None] | None = None,
+                 someone: Callable[[GameState], object] | None = None) -> None:
+        at = PHASES.index(name)
+        moves_on = then is None and at + 1 < len(PHASES)
+        if moves_on:
+            then = turn.goto(PHASES[at + 1])
+        busy: Callable[[GameState], object]
+        actions: Callable[[GameState], Sequence[Action]]
         if count is not None and nth is not None:
-            assert listed is not None, self.name
-            object.__setattr__(self, "busy", turn.left_to_act)
-            object.__setattr__(self, "actions", lambda s: Menu(s, count(s), nth, listed))
+            assert listed is not None, name
+            busy = turn.left_to_act
+            actions = lambda s: Menu(s, count(s), nth, listed)  # noqa: E731
         else:
-            assert offers is not None, self.name
-            object.__setattr__(self, "busy", self.someone or (lambda s: bool(waiting(s))))
-            object.__setattr__(self, "actions", offers)
-        object.__setattr__(self, "resting", tuple(w for w in self.windows if w.rests))
-        object.__setattr__(self, "beside", tuple(w for w in self.windows if not w.rests))
-        object.__setattr__(self, "window_named", {w.name: w for w in self.windows})
-        object.__setattr__(self, "accepts",
-                           {**self.handlers, **{w.name: w.handler for w in self.windows}})
+            assert offers is not None, name
+            busy = someone or (lambda s: bool(waiting(s)))
+            actions = offers
+        self._fill(name, words, acts, handlers, duty, waiting, waiting_words, stage, offers,
+                   count, nth, listed, windows, plays, then, start, someone,
+                   busy, nth is not None, moves_on, PHASES[at + 1] if moves_on else None,
+                   actions, tuple(w for w in windows if w.rests),
+                   tuple(w for w in windows if not w.rests), {w.name: w for w in windows},
+                   {**handlers, **{w.name: w.handler for w in windows}})
 
     def resting_window(self, s: GameState) -> tuple[Window, Player] | None:
         """The resting window open now and its holder, if any (then nobody is `waiting`)."""
@@ -230,12 +250,15 @@ def phase_of(s: GameState) -> Phase:
     return PHASE[s.phase]
 
 
-class Wait(NamedTuple):
-    """What the table waits for: a key naming the duty or window, and who."""
+if TYPE_CHECKING:
+    class Wait(NamedTuple):
+        """What the table waits for: a key naming the duty or window, and who."""
 
-    key: str  # a phase's duty (deal, choose, holdup, reaim, courage, reveal, split, over)
-    #           or a resting window (hustle, swap, privilege, smart, junk)
-    players: tuple[str, ...]
+        key: str  # a phase's duty (deal, choose, holdup, reaim, courage, reveal, split, over)
+        #           or a resting window (hustle, swap, privilege, smart, junk)
+        players: tuple[str, ...]
+else:  # (the same, without importing typing)
+    Wait = namedtuple("Wait", ["key", "players"])
 
 
 def waiting(s: GameState) -> Wait:

@@ -14,7 +14,6 @@ handler. `tests/rules/test_counted.py` checks they play what listing and `apply`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from companion.rules import split, steps
 from companion.rules.actions import Action
@@ -24,6 +23,7 @@ from companion.rules.powers import DICTATOR, GREEDY
 from companion.rules.state import GameState
 from companion.rules.turn import all_aims
 
+TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
 if TYPE_CHECKING:
     from random import Random
 

@@ -5,7 +5,12 @@ replayed and compared without touching a `random.Random` object. SplitMix64
 is small, fast and statistically sound for a game's handful of draws.
 """
 
-from typing import Any
+from __future__ import annotations
+
+TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 _MASK = (1 << 64) - 1
 _SPAN = 1 << 64

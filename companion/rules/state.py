@@ -9,9 +9,12 @@ replaced, never changed in place (tuples, frozensets) is shared between copies.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from companion.rules.powers import shrugs_off
+
+TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
+if TYPE_CHECKING:
+    from typing import Any
 
 # The phases' names, in the order of a turn; what each one is and does: `phases.TABLE`.
 LOOT, CHOOSE, HOLDUP, PRIVILEGE = "loot", "choose", "holdup", "privilege"

@@ -99,7 +99,8 @@ def test_legal_actions_and_apply_agree_at_every_step(players, powers, seed, vari
     setup = random_setup(rnd, players, seed, powers, cards, loot_mode)
     deck = official_deck()
     rnd.shuffle(deck)
-    setup = Setup(**{**setup.__dict__, "variant": {"unclaimed_loot": variant}})
+    setup = Setup(setup.players, setup.powers, setup.seed, {"unclaimed_loot": variant},
+                  cards=setup.cards, loot_mode=setup.loot_mode)
     s = new_game(setup)
     extra: dict[str, int] = Counter()
     names = NAMES[:players]
