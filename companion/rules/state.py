@@ -149,6 +149,11 @@ class GameState:
     # -- queries used everywhere ------------------------------------------------------
 
     @property
+    def over(self) -> bool:
+        """The game has ended: the final count is made (callers need not know the phase)."""
+        return self.phase == OVER
+
+    @property
     def dealt(self) -> bool:
         """This round's loot is on the table (always so with digital loot)."""
         return not self.physical_loot or "deal" in self.done
