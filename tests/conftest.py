@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+from playwright.sync_api import expect
 from ports import free_port  # (tests/ is on the path for this conftest)
 from waiting import wait_for
 
@@ -27,6 +29,14 @@ from companion.bus.settings import MqttSettings
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 MOSQUITTO_SUB = shutil.which("mosquitto_sub")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+# What a test checks is what the code decides, never how fast a shared machine runs it:
+# no per-example deadline for Hypothesis, and a page's awaited state gets as long as a
+# page's actions (10 s). Speed is measured by bench/, in docs/PERFORMANCE.md.
+settings.register_profile("suite", deadline=None)
+settings.load_profile("suite")
+expect.set_options(timeout=10_000)
 
 
 @pytest.fixture
