@@ -18,9 +18,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.bus import topics
 from companion.bus.client import BusClient
-from companion.bus.topics import ROOT
-from companion.league import topics
+from companion.bus.topics import Topics
 from companion.league.live import VenueTables
 from companion.league.result import ResultError, parse_claim
 from companion.league.store import Store
@@ -46,10 +46,11 @@ class League:
 
     def start(self) -> League:
         self.refresh()
-        self.bus.subscribe(f"{ROOT}/+/game/state", self._on_state)
-        self.bus.subscribe(f"{ROOT}/+/referee/status", self._on_status("referee"))
-        self.bus.subscribe(f"{ROOT}/+/bridge/state", self._on_status("bridge"))
-        self.bus.subscribe(f"{ROOT}/+/league/result", self._on_result)
+        self.bus.subscribe(topics.every_table(topics.GAME_STATE), self._on_state)
+        self.bus.subscribe(topics.every_table(topics.REFEREE_STATUS),
+                           self._on_status("referee"))
+        self.bus.subscribe(topics.every_table(topics.BRIDGE_STATE), self._on_status("bridge"))
+        self.bus.subscribe(topics.every_table(topics.LEAGUE_RESULT), self._on_result)
         self.bus.on_connect(self.publish_roster)
         self._worker = threading.Thread(target=self._work, name="league-results", daemon=True)
         self._worker.start()
@@ -131,7 +132,7 @@ class League:
         known = self.store.status_of(claim.uid)  # a copy sent again: no second replay
         stored = self.store.add(claim, verify(claim), received_ms) if known is None else None
         status = stored.status if stored else known
-        self.bus.publish(topics.ack(table), json.dumps({"uid": claim.uid, "status": status}),
+        self.bus.publish(Topics(table).league_ack, json.dumps({"uid": claim.uid, "status": status}),
                          qos=1)
         if stored is not None and stored.new:
             self.stored += 1

@@ -17,7 +17,7 @@ from companion import config
 from companion.bus.broker import EmbeddedBroker
 from companion.bus.client import BusClient
 from companion.bus.settings import MqttSettings
-from companion.sensors import build_bridge
+from companion.runner import start_sensors
 
 
 def listening_addresses(port: int) -> set[str]:
@@ -117,8 +117,8 @@ mqtt: {{embedded_port: {unused_port}, state_dir: '{tmp_path / "broker"}'}}
 sensors:
   sim: {{guns: [1, 2, 3], hand: {{ideal: true}}, link_dir: '{tmp_path / "links"}'}}
 """, "test.yaml")
-    bridge = build_bridge(cfg).start()
-    creds = bridge.broker.credentials
+    broker, bridge = start_sensors(cfg)
+    creds = broker.credentials
     watch = Peer(unused_port, "viewer", creds["viewer"], subscribe=f"{BASE}/standee/#")
     try:
         for user, password in ((None, None), ("sim", "wrong"), ("viewer", creds["viewer"]),
@@ -137,3 +137,4 @@ sensors:
     finally:
         watch.close()
         bridge.stop()
+        broker.stop()
