@@ -241,8 +241,9 @@ def fill(text, blocks, source="geometry"):
     return text
 
 
-def main():
-    for name, body in tables().items():
+def main(blocks=None):
+    """Print `blocks` (default: this module's tables) as Markdown, one section each."""
+    for name, body in (blocks or tables()).items():
         print(f"## {name}\n{body}\n")
 
 

@@ -156,10 +156,5 @@ def tables():
     return out
 
 
-def main():
-    for name, body in tables().items():
-        print(f"## {name}\n{body}\n")
-
-
 if __name__ == "__main__":
-    main()
+    geometry.main(tables())
