@@ -12,6 +12,8 @@ import yaml
 # WireViz colour codes of the wires
 T568B = ["WHOG", "OG", "WHGN", "BU", "WHBU", "GN", "WHBN", "BN"]
 FLAT6 = ["WH", "BK", "RD", "GN", "YE", "BU"]  # the usual 6-wire cord; makes vary: meter it
+# the family of hardware/fonts/DejaVuSans.ttf, the only font the build lets Graphviz see
+FONT_FAMILY = "DejaVu Sans"
 AUDIO = ["RD", "WH"]  # tip, sleeve of a cut audio cable; makes vary: meter it
 _NAMES = {"WHOG": "white-orange", "OG": "orange", "WHGN": "white-green", "BU": "blue",
           "WHBU": "white-blue", "GN": "green", "WHBN": "white-brown", "BN": "brown"}
@@ -27,8 +29,10 @@ def harnesses(pinmap):
     signals = [cat[p]["signal"] for p in sorted(cat)]
     gun = pinmap["pod"]["gun_6p6c"]
     trs = pinmap["pod"]["badge_trs"]
+    options = {"fontname": FONT_FAMILY}
     return {
         "seat-cable": {
+            "options": options,
             "connectors": {
                 "HUB": {"type": "RJ45 8P8C jack", "subtype": "hub, seat n",
                         "pinlabels": signals,
@@ -43,6 +47,7 @@ def harnesses(pinmap):
             "connections": [[{"HUB": "1-8"}, {"W1": "1-8"}, {"POD": "1-8"}]],
         },
         "gun-cord": {
+            "options": options,
             "connectors": {
                 "POD": {"type": "6P6C (RJ12) jack", "subtype": "seat pod",
                         "pinlabels": [gun[p] for p in sorted(gun)],
@@ -57,6 +62,7 @@ def harnesses(pinmap):
             "connections": [[{"POD": "1-6"}, {"W2": "1-6"}, {"GUN": "1-6"}]],
         },
         "badge-cord": {
+            "options": options,
             "connectors": {
                 "POD": {"type": "3.5 mm stereo jack", "subtype": "seat pod",
                         "pins": ["T", "S"], "pinlabels": [trs["tip"], trs["sleeve"]],
