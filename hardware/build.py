@@ -17,6 +17,7 @@ the OpenGL driver.
 
 import argparse
 import filecmp
+import os
 import shutil
 import struct
 import subprocess
@@ -38,6 +39,9 @@ import schematics  # noqa: E402
 
 PARTS = ["aperture", "gun_insert", "badge", "pod_body", "pod_lid", "standee_foot"]
 PNG_SIZE = (800, 600)
+# the one font every drawing measures and draws its text with (fonts/LICENSE): Graphviz and
+# OpenSCAD find fonts through fontconfig, which this file limits to the shipped DejaVu Sans
+FONTCONFIG = HERE / "fonts" / "fonts.conf"
 
 
 def load(name):
@@ -146,6 +150,7 @@ def build_cad(out):
 
 
 def build(out):
+    os.environ["FONTCONFIG_FILE"] = str(FONTCONFIG)  # for dot and openscad, run from here
     build_text(out)
     build_harnesses(out)
     build_cad(out)
