@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     config, stop = prepared
     running = start_table(seated(config, args.players), args.journal, port=args.port)
     table = running.table
-    unfinished = table.game is not None and table.game.state.phase != "over"
+    unfinished = table.game is not None and not table.game.state.over
     resumed = f"game {table.game.id} resumed from" if unfinished else "journal"
     print(f"Cash 'n Guns demo table on {running.url}  (Godfather's PIN {table.access.pin})\n"
           f"  {resumed} {running.journal.path} (run the demo again to go on)\n"
@@ -109,7 +109,7 @@ def _play(table: Any, sim: Any, stop: threading.Event, args: argparse.Namespace)
     rnd = random.Random(args.seed)  # the games and the bots' choices; timing still varies
     players = StandIns(table, table.stand_ins, args.seed)
     played = 0
-    resumed = bool(table.game and table.game.state.phase != "over")
+    resumed = bool(table.game and not table.game.state.over)
     while not stop.is_set():
         bot = TableBot(LivePort(table, sim, stop, args.pace), rnd, players=players)
         if not resumed:  # a game left unfinished in the journal is played on first
@@ -117,7 +117,7 @@ def _play(table: Any, sim: Any, stop: threading.Event, args: argparse.Namespace)
         resumed = False
         errors = 0
         while not stop.is_set() and errors < MAX_ERRORS and \
-                (state := bot.port.control())["phase"] != "over":
+                not (state := bot.port.control())["over"]:
             try:
                 bot.step(state)
                 errors = 0

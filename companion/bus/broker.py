@@ -257,8 +257,9 @@ class EmbeddedBroker:
         proc = subprocess.Popen([self.binary, "-c", str(self.conf)], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                 preexec_fn=_die_with_parent)
-        threading.Thread(target=self._read_stderr, args=(proc,), daemon=True,
-                         name="mqtt-broker-log").start()
+        reader = threading.Thread(target=self._read_stderr, args=(proc,), daemon=True,
+                                  name="mqtt-broker-log")
+        reader.start()
         deadline = time.monotonic() + timeout_s
         while proc.poll() is None and not _port_open(self.host, self.port):
             if time.monotonic() > deadline:
@@ -268,7 +269,7 @@ class EmbeddedBroker:
                                   f"in {timeout_s} s")
             time.sleep(0.02)
         if proc.poll() is not None:
-            time.sleep(0.05)  # let the reader take the last lines
+            reader.join(1.0)  # the child is gone: its last lines are read to the end
             why = " ".join(self._stderr) or f"exit status {proc.returncode}"
             raise BrokerError(f"the MQTT broker cannot listen on {self.host}:{self.port}: {why}")
         with self._lock:

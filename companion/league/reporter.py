@@ -59,7 +59,7 @@ class Reporter:
 
     def _on_change(self, _revision: int) -> None:
         game = self.table.game
-        if game is None or game.id in self._queued or game.state.phase != "over":
+        if game is None or game.id in self._queued or not game.state.over:
             return
         self._queued.add(game.id)
         if self.outbox.has(game.id):

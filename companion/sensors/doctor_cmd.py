@@ -71,14 +71,13 @@ def read_live(config: Config, timeout_s: float) -> dict[str, bytes] | None:
     """The retained topics of a running bridge, or None when there is no bridge."""
     topics = Topics(config.table)
     retained: dict[str, bytes] = {}
-    last = [time.monotonic()]
-    got_status = threading.Event()
+    heard, got_status = threading.Event(), threading.Event()
 
     def on_message(topic: str, payload: bytes) -> None:
         if topic == topics.hub_seen or topic.endswith("/lock"):
             return  # a stream of events, not state: it never goes quiet while aims are held
         retained[topic] = payload
-        last[0] = time.monotonic()
+        heard.set()
         if topic == topics.status:
             got_status.set()
 
@@ -92,8 +91,8 @@ def read_live(config: Config, timeout_s: float) -> dict[str, bytes] | None:
     try:
         if not bus.connected.is_set() or not got_status.wait(timeout_s):
             return None
-        while time.monotonic() - last[0] < QUIET_S:
-            time.sleep(QUIET_S / 3)
+        while heard.wait(QUIET_S):  # until the retained burst has gone quiet for QUIET_S
+            heard.clear()
     finally:
         bus.stop()
     return retained if retained.get(topics.status) == ONLINE.encode() else None
