@@ -4,7 +4,7 @@
     python hardware/build.py --check   # build into a temporary directory and compare
 
 Sources: pinmap.yaml, bom.yaml, geometry.py, ir_calc.py, schematics.py, harness.py,
-perfboard.py and cad/*.scad. Generated: BOM.md, the tables in IR.md and README.md,
+perfboard.py, power.py and cad/*.scad. Generated: BOM.md, the tables in IR.md and README.md,
 harness/*.yml and everything in gen/.
 Needs schemdraw and wireviz (pip, the project's test extra), and Graphviz, OpenSCAD and
 Xvfb (Debian: apt-get install graphviz openscad xvfb xauth).
@@ -35,6 +35,7 @@ import geometry  # noqa: E402
 import harness  # noqa: E402
 import ir_calc  # noqa: E402
 import perfboard  # noqa: E402
+import power  # noqa: E402
 import schematics  # noqa: E402
 
 PARTS = ["aperture", "gun_insert", "badge", "pod_body", "pod_lid", "standee_foot"]
@@ -104,8 +105,8 @@ def build_text(out):
     write(out / "BOM.md", bom.markdown(load("bom.yaml")))
     ir = geometry.fill((HERE / "IR.md").read_text(), geometry.tables())
     write(out / "IR.md", geometry.fill(ir, ir_calc.tables(), "ir_calc"))
-    write(out / "README.md", geometry.fill((HERE / "README.md").read_text(),
-                                           pin_tables(pinmap), "pinmap"))
+    readme = geometry.fill((HERE / "README.md").read_text(), pin_tables(pinmap), "pinmap")
+    write(out / "README.md", geometry.fill(readme, {"budget": power.markdown()}, "power"))
     for name, h in harness.harnesses(pinmap).items():
         write(out / "harness" / f"{name}.yml", harness.harness_yaml(h))
 
