@@ -28,6 +28,7 @@ from companion.service.layout import Layout
 
 HELP = "list configured sensor devices with their live state and say what is missing"
 QUIET_S = 0.3  # retained messages arrive in a burst; this long without one ends it
+BURST_S = 1.0  # and it is over this long after the status came, however busy the table
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -75,8 +76,8 @@ def read_live(config: Config, timeout_s: float) -> dict[str, bytes] | None:
     got_status = threading.Event()
 
     def on_message(topic: str, payload: bytes) -> None:
-        if topic == topics.hub_seen or topic.endswith("/lock"):
-            return  # a stream of events, not state: it never goes quiet while aims are held
+        if topic in (topics.hub_seen, f"{topics.base}/referee/probe") or topic.endswith("/lock"):
+            return  # a stream of events, not state: it never goes quiet while a game runs
         retained[topic] = payload
         last[0] = time.monotonic()
         if topic == topics.status:
@@ -92,7 +93,8 @@ def read_live(config: Config, timeout_s: float) -> dict[str, bytes] | None:
     try:
         if not bus.connected.is_set() or not got_status.wait(timeout_s):
             return None
-        while time.monotonic() - last[0] < QUIET_S:
+        ends = time.monotonic() + BURST_S
+        while time.monotonic() - last[0] < QUIET_S and time.monotonic() < ends:
             time.sleep(QUIET_S / 3)
     finally:
         bus.stop()
