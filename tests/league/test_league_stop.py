@@ -28,4 +28,5 @@ def test_storms_of_stop_signals_end_the_league_with_its_database_closed(tmp_path
         told = log.read_text()[-3000:]
         assert took < STOP_WITHIN_S, f"trial {trial}: still running\n{told}"
         assert code in (0, -signal.SIGTERM, -signal.SIGINT, 1), told
+        assert "1357" not in told  # the organiser's PIN is configured: never in a log
         assert_closed_cleanly(database)
