@@ -113,7 +113,7 @@ def _play(table: Any, sim: Any, stop: threading.Event, args: argparse.Namespace)
     while not stop.is_set():
         bot = TableBot(LivePort(table, sim, stop, args.pace), rnd, players=players)
         if not resumed:  # a game left unfinished in the journal is played on first
-            bot.new_game(NAMES[:args.players], powers="random", seed=rnd.randrange(1 << 31))
+            start_game(bot, NAMES[:args.players], rnd.randrange(1 << 31), stop)
         resumed = False
         errors = 0
         while not stop.is_set() and errors < MAX_ERRORS and \
@@ -129,3 +129,19 @@ def _play(table: Any, sim: Any, stop: threading.Event, args: argparse.Namespace)
         if args.games and played >= args.games:
             stop.set()
         stop.wait(8)  # the final count stays on the screen a moment
+
+
+def start_game(bot: Any, players: list[str], seed: int, stop: threading.Event) -> None:
+    """A new game, tapped again while the table moves on between reading its version and
+    the tap (409: a sensor's reading, a countdown ending): the bots always get their game."""
+    from companion.referee.commands import CommandError
+
+    while not stop.is_set():
+        try:
+            bot.new_game(players, powers="random", seed=seed)
+            return
+        except CommandError as exc:
+            if exc.status != 409:
+                raise
+            stop.wait(0.05)
+

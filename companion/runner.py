@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.clock import SYSTEM_CLOCK
+from companion.commandline import pin_for_the_log
 from companion.config import Config
 from companion.service.notify import Heartbeat, Notifier
 
@@ -121,8 +122,9 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
 
         announcer = Announcer(config.table, dashboard.host, int(server.port)).start()
     game = f"game {table.game.id} resumed" if table.game else "no game yet"
-    log.info("table %s: dashboard on http://%s:%s, PIN %s, %s, journal %s", config.table,
-             server.host, server.port, table.access.pin, game, journal.path)
+    log.info("table %s: dashboard on http://%s:%s, %s, %s, journal %s", config.table,
+             server.host, server.port,
+             pin_for_the_log(table.access.pin, referee.pin is not None), game, journal.path)
     notifier.ready(f"table {config.table}: dashboard on port {server.port}, {game}")
     return Running(table, bridge, server, bus, journal, broker, stop, wake, notifier,
                    announcer, reporter)

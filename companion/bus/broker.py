@@ -298,7 +298,8 @@ class EmbeddedBroker:
                     self._spawn(10.0)
                     self.restarts += 1
                     delay = 0.2
-                    log.warning("the MQTT broker is back (%s)", self.process)
+                    log.warning("the MQTT broker is back (pid %d)",
+                                self.process.pid if self.process else -1)
                     break
                 except BrokerError as exc:
                     log.warning("%s; retrying", exc)

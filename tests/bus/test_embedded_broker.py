@@ -61,7 +61,7 @@ def test_a_port_in_use_is_a_clear_error(table_broker, tmp_path):
 
 
 def test_a_killed_broker_is_restarted_with_its_retained_facts_and_clients_reconnect(
-        table_broker):
+        table_broker, caplog):
     sensors = BusClient(settings(table_broker), "persist-pub", f"{BASE}/status",
                         user="sensors").start()
     assert sensors.connected.is_set()
@@ -73,6 +73,7 @@ def test_a_killed_broker_is_restarted_with_its_retained_facts_and_clients_reconn
     os.kill(first.pid, signal.SIGKILL)
     wait_for(lambda: table_broker.restarts == 1 and table_broker.process is not first, 15,
              "the supervisor to restart the broker")
+    assert f"the MQTT broker is back (pid {table_broker.process.pid})" in caplog.text
     try:
         viewer = Peer(table_broker.port, "viewer", table_broker.credentials["viewer"],
                       subscribe=f"{BASE}/standee/#")
