@@ -52,6 +52,7 @@ def seated(config: Config, players: int) -> Config:
 def run(args: argparse.Namespace) -> int:
     from companion.bots.lab import parse_styles
     from companion.referee.views import public_event
+    from companion.rules.events import RoundBegun
     from companion.runner import start_table
 
     try:
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
             printed[0] = 0
         for e in game.state.events[printed[0]:]:
             text = public_event(e)["text"]
-            print(("\n" if e["type"] == "round" else "  ") + text, flush=True)
+            print(("\n" if isinstance(e, RoundBegun) else "  ") + text, flush=True)
         printed[0] = len(game.state.events)
 
     table.subscribe(tell)

@@ -21,6 +21,7 @@ from companion.bots.styles import Bot, Option
 from companion.bots.view import SeatView
 from companion.clock import SYSTEM_CLOCK, Clock
 from companion.rules import GameState, apply_in_place
+from companion.rules.actions import Aim, Junk, Take
 
 PLAYOUTS = 48  # per decision, by default: split among the options, 4 guessed games at least
 MIN_GAMES = 4
@@ -72,13 +73,15 @@ def _worth_trying(options: Sequence[Option]) -> list[Option]:
     target is allowed, all but the best few double shares, the same blind draw twice."""
     actions = [a for a in options if a is not None]
     kind = actions[0].type if actions else ""
-    if kind == "aim" and any(a.target is not None for a in actions):
-        return [a for a in options if a is not None and a.target is not None]
+    aims = [a for a in actions if isinstance(a, Aim) and a.target is not None]
+    if kind == "aim" and aims:
+        return list(aims)
     if kind == "take":
-        singles = [a for a in actions if not isinstance(a.loot, tuple)]
-        doubles = sorted((a for a in actions if isinstance(a.loot, tuple)),
+        takes = [a for a in actions if isinstance(a, Take)]
+        singles = [a for a in takes if not isinstance(a.loot, tuple)]
+        doubles = sorted((a for a in takes if isinstance(a.loot, tuple)),
                          key=take_value, reverse=True)
         return [*singles, *doubles[:MAX_DOUBLES]]
     if kind == "junk":
-        return [None, *[a for a in actions if a.pile is None][:1]]
+        return [None, *[a for a in actions if isinstance(a, Junk) and a.pile is None][:1]]
     return list(options)
