@@ -129,8 +129,10 @@ class Slots:
             self._carrier.duty_u16(self._duty)
 
     def _end(self):
-        reads = self._sm.get()  # three reads of the receivers, which pull low
-        rx = ~(reads | reads >> 8 | reads >> 16) & 0xFF  # low at all three
+        reads = 0xFFFFFF  # nothing seen, should the program have pushed nothing
+        while self._sm.rx_fifo():  # the last word: after a handler late by a whole slot,
+            reads = self._sm.get()  # an older one left behind would shift every slot
+        rx = ~(reads | reads >> 8 | reads >> 16) & 0xFF  # receivers pull low: at all three
         self._carrier.duty_u16(0)
         head = self._head
         nxt = (head + 1) % RING

@@ -101,6 +101,7 @@ class _Irq:
 
 _pios = {}  # PIO block id -> the last one made, whose handler gets the flags
 _running = {}  # state machine id -> the generation of its thread still allowed to run
+_machines = {}  # state machine id -> the last one made, whose program pushes a word a burst
 
 
 class PIO:
@@ -119,6 +120,8 @@ class PIO:
         return self._irq
 
     def _raise(self, flags):
+        if flags & PIO.IRQ_SM1 and 0 in _machines:
+            _machines[0]._unread = True  # the program pushed its reads before irq 1
         self._irq._flags = flags
         if self._handler is not None:
             self._handler(self)
@@ -132,6 +135,8 @@ class StateMachine:
         self._program = program
         self._word = None
         self._in_base = in_base.id if in_base is not None else 0
+        self._unread = False
+        _machines[sm_id] = self
         self._stopped = True
         _running[sm_id] = _running.get(sm_id, 0) + 1
         self._generation = _running[sm_id]
@@ -142,8 +147,12 @@ class StateMachine:
     def get(self):
         """The word the program pushed: its three reads of the receivers, which the
         machine stand-in plays for the burst in progress."""
+        self._unread = False
         pins = machine.mem32[_GPIO_IN] >> self._in_base & 0xFF
         return pins << 16 | pins << 8 | pins
+
+    def rx_fifo(self):
+        return 1 if self._unread else 0
 
     def active(self, on=None):
         if on and machine.clock_thread:
