@@ -46,7 +46,10 @@ def test_the_dipole_grid_is_the_magnets_moment():
 
 
 def test_the_readme_states_the_placement_computed_now():
-    assert reed.placement() in (HARDWARE / "README.md").read_text()
+    readme = (HARDWARE / "README.md").read_text()
+    assert reed.placement() in readme
+    at_end = reed.drive_at(VALUES, VALUES["magnet_over"])
+    assert f"{at_end:.0f} AT against {reed.REED_AT[1]}" in readme  # the bench table
 
 
 @pytest.mark.parametrize("part", build.PARTS)
