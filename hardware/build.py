@@ -4,8 +4,8 @@
     python hardware/build.py --check   # build into a temporary directory and compare
 
 Sources: pinmap.yaml, bom.yaml, geometry.py, ir_calc.py, schematics.py, harness.py,
-perfboard.py, power.py and cad/*.scad. Generated: BOM.md, the tables in IR.md and README.md,
-harness/*.yml and everything in gen/.
+perfboard.py, power.py, reed.py and cad/*.scad. Generated: BOM.md, the tables in IR.md and
+README.md, harness/*.yml and everything in gen/.
 Needs schemdraw and wireviz (pip, the project's test extra), and Graphviz, OpenSCAD and
 Xvfb (Debian: apt-get install graphviz openscad xvfb xauth).
 
@@ -36,6 +36,7 @@ import harness  # noqa: E402
 import ir_calc  # noqa: E402
 import perfboard  # noqa: E402
 import power  # noqa: E402
+import reed  # noqa: E402
 import schematics  # noqa: E402
 
 PARTS = ["aperture", "gun_insert", "badge", "pod_body", "pod_lid", "standee_foot"]
@@ -106,6 +107,7 @@ def build_text(out):
     ir = geometry.fill((HERE / "IR.md").read_text(), geometry.tables())
     write(out / "IR.md", geometry.fill(ir, ir_calc.tables(), "ir_calc"))
     readme = geometry.fill((HERE / "README.md").read_text(), pin_tables(pinmap), "pinmap")
+    readme = geometry.fill(readme, {"placement": reed.placement()}, "reed")
     write(out / "README.md", geometry.fill(readme, {"budget": power.markdown()}, "power"))
     for name, h in harness.harnesses(pinmap).items():
         write(out / "harness" / f"{name}.yml", harness.harness_yaml(h))
@@ -147,7 +149,8 @@ def build_cad(out):
         openscad(["-o", str(stl), "--export-format", "binstl", scad])
         canonical_stl(stl)
         openscad(["-o", str(out / "gen" / "cad" / f"{part}.png"), "--autocenter", "--viewall",
-                  f"--imgsize={PNG_SIZE[0]},{PNG_SIZE[1]}", "--colorscheme=Tomorrow", scad])
+                  f"--imgsize={PNG_SIZE[0]},{PNG_SIZE[1]}", "--colorscheme=Tomorrow",
+                  "-D", "show_dims=true", scad])
 
 
 def build(out):

@@ -24,3 +24,9 @@ difference() {
     translate([-2, -12, -1]) cube([4, 10, base + 2]);
 }
 translate([0, 0, (tsop[2] + 2 * wall) / 2]) aperture_tube();
+if (show_dims) {
+    aperture_dims();
+    dim([width / 2, -length], [width / 2, 0], str(length), side = -10);
+    dim([-width / 2, -length], [width / 2, -length], str(width), side = -8);
+    dim([width / 2, -40], [width / 2, 0], "tilt pocket 40 from the muzzle end", side = -22);
+}

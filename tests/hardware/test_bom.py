@@ -76,3 +76,10 @@ def test_the_docs_cite_the_landed_total():
     total = str(bom.worst_landed(BOM))
     assert total in (HARDWARE / "README.md").read_text()
     assert total in (HARDWARE.parent / "README.md").read_text()
+
+
+def test_building_one_seat_first_costs_one_more_marketplace_shipping():
+    extra = bom.bench_first(BOM) - bom.worst_landed(BOM)
+    assert extra == max(Decimal(str(v)) for v in BOM["suppliers"]["ali"]["shipping"].values())
+    assert f"**{bom.bench_first(BOM)} USD landed**" in TEXT
+    assert str(bom.bench_first(BOM)) in (HARDWARE / "README.md").read_text()

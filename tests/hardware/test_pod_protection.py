@@ -58,4 +58,5 @@ def test_the_fet_costs_the_badge_under_half_a_percent_and_a_schottky_would_cost_
 
 def test_the_readme_shows_the_budget_as_computed():
     assert power.markdown() in README
+    assert f"(budget: {power.gun_supply_v(1):.2f} V worst)" in README  # the bench table
     assert f"**{power.badge_led_ma(0):.1f} mA**" in README
