@@ -69,6 +69,7 @@ games = Table(
     Column("chart", JSON),  # the end chart, from the replay
     Column("scenario", Text, nullable=False),  # the whole game, as the table sent it
     Column("note", Text),  # the organiser's, when flagging or voiding
+    Column("content", String(64)),  # verify.content_key: a game is stored once (v2)
 )
 
 results = Table(
@@ -87,6 +88,7 @@ results = Table(
 )
 Index("results_by_player", results.c.player_id, results.c.game_id)
 Index("games_by_table", games.c.table_id, games.c.id)
+BY_CONTENT = Index("games_by_content", games.c.content, unique=True)
 
 
 def _v1(conn: Connection) -> None:
@@ -95,7 +97,15 @@ def _v1(conn: Connection) -> None:
         table.create(conn)
 
 
-MIGRATIONS: list[tuple[int, Callable[[Connection], None]]] = [(1, _v1)]
+def _v2(conn: Connection) -> None:
+    """Games known by their content (the seeds and actions they replay to), stored once
+    whatever number, tag or table they claim. (A database made at v1 lacks the column.)"""
+    if "content" not in {c["name"] for c in inspect(conn).get_columns("games")}:
+        conn.execute(text("ALTER TABLE games ADD COLUMN content VARCHAR(64)"))
+        BY_CONTENT.create(conn)
+
+
+MIGRATIONS: list[tuple[int, Callable[[Connection], None]]] = [(1, _v1), (2, _v2)]
 LATEST = MIGRATIONS[-1][0]
 
 

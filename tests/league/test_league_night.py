@@ -75,6 +75,14 @@ def table_config(folder: Path, table: str, venue_port: int, creds: Path) -> tupl
     return path, web
 
 
+def mint(config: Path, table: str, folder: Path) -> Path:
+    """The table's own credentials file, as the venue mints it (docs/LEAGUE.md)."""
+    subprocess.run([sys.executable, "-m", "companion.cli", "league", "credentials",
+                    str(folder), "--table", table, "--config", str(config)], check=True,
+                   capture_output=True)
+    return folder / "tables" / f"{table}.json"
+
+
 @pytest.fixture
 def league_night(tmp_path, venue, database_url):
     creds = venue.folder / "credentials.json"
@@ -89,7 +97,8 @@ def league_night(tmp_path, venue, database_url):
     tables = {}
     for i, table in enumerate(TABLES, start=1):
         port = proxy.port if table == "cafe-3" else venue.port
-        path, table_web = table_config(tmp_path / table, table, port, creds)
+        path, table_web = table_config(tmp_path / table, table, port,
+                                       mint(config, table, venue.folder))
         processes.append(Process(["demo", "--config", str(path), "--pace", "0",
                                   "--players", "4", "--seed", str(40 + i)],
                                  tmp_path / f"{table}.log"))
