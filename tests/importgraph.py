@@ -6,6 +6,7 @@ a cycle or a layer crossed by a late import is found too; imports only for the t
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,9 +58,10 @@ def _target(name: str, known: dict[str, Path]) -> str | None:
     return name or None
 
 
+@functools.cache
 def imports() -> dict[str, dict[str, int]]:
     """{module: {companion module it imports: line}}; `from package import module` counts
-    as importing that module."""
+    as importing that module. Read once per test run (do not change what it returns)."""
     known = modules()
     known_names = set(known) | {"companion.web"}  # web/, installed as the package's pages
     graph: dict[str, dict[str, int]] = {}
