@@ -47,13 +47,6 @@ def prepare(config_path: str | None, log_level: str) -> tuple[Config, threading.
     return None if config is None else (config, stop_event())
 
 
-def pin_for_the_log(pin: str, configured: bool) -> str:
-    """How a start-up log line names a PIN: a configured one never (whoever reads the log
-    must not learn it); a generated one in full, since the log is where its owner reads it
-    (docs/SECURITY.md)."""
-    return "PIN from the config" if configured else f"PIN {pin} (generated)"
-
-
 def stop_event() -> threading.Event:
     """An event set by SIGINT (Ctrl-C) or SIGTERM, for a clean stop, however many come.
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.clock import SYSTEM_CLOCK
-from companion.commandline import pin_for_the_log
+from companion.pins import pin_for_the_log
 from companion.config import Config
 from companion.service.notify import Heartbeat, Notifier
 

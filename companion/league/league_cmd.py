@@ -17,7 +17,8 @@ import secrets
 import sys
 from pathlib import Path
 
-from companion.commandline import add_config_argument, load_config, pin_for_the_log, prepare
+from companion.commandline import add_config_argument, load_config, prepare
+from companion.pins import pin_for_the_log
 
 HELP = "the venue's league: results verified and rated, the venue page; its broker files"
 log = logging.getLogger("companion.league")

@@ -33,7 +33,7 @@ def test_no_module_but_topics_writes_a_topic_name():
         if path.name == "topics.py" and path.parent.name == "bus":
             continue
         for line, text in literals(ast.parse(path.read_text())):
-            if any(mark in text for mark in MARKS):
+            if any(mark in text.replace(f"/{ROOT}/", "/") for mark in MARKS):  # not a path
                 found.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {text!r}")
     assert not found, "topic names written outside companion/bus/topics.py:\n" + \
         "\n".join(found)

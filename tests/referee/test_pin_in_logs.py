@@ -7,7 +7,7 @@ import logging
 
 from remote_table import PIN
 
-from companion.commandline import pin_for_the_log
+from companion.pins import pin_for_the_log
 
 
 def test_companion_run_does_not_log_the_configured_pin(remote):
