@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.clock import SYSTEM_CLOCK
-from companion.pins import pin_for_the_log
 from companion.config import Config
+from companion.pins import pin_for_the_log
 from companion.service.notify import Heartbeat, Notifier
 
 log = logging.getLogger("companion.run")
