@@ -215,7 +215,7 @@ class HubLink:
     def _message(self, msg: linecodec.Message, t_ms: float) -> None:
         looks = self.looks
         if msg.type == "SEEN":
-            if looks is None or not looks.seen(msg.round, t_ms, msg.masks):
+            if looks is None or not looks.seen(msg.round, t_ms, msg.masks, msg.moving):
                 self._drop("schedule" if looks is None or len(msg.masks) != len(looks.seats)
                            else "stale_round")
                 return
@@ -223,7 +223,7 @@ class HubLink:
         elif msg.type == "HB":
             if looks is not None:
                 looks.passed(msg.round, t_ms)
-        elif msg.type == "TILT":
+        elif msg.type == "GUN":
             self._fact("raised", msg.seat, msg.value, t_ms)
         elif msg.type == "POST":
             self._fact("posture", msg.seat, msg.value, t_ms)

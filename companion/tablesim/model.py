@@ -12,7 +12,7 @@ import math
 import random
 
 from companion.tablesim.geometry import Table
-from companion.tablesim.hand import LOWERED_EL, TILT_EL, Hand, Move, Pointing
+from companion.tablesim.hand import GYRO_BIAS_DPS, LOWERED_EL, Hand, Move, Pointing, imu, lowered
 from companion.tablesim.optics import Optics, paths
 
 SWEEP_MARGIN_DEG = 12.0  # a sweep starts and ends this far beyond its two targets
@@ -43,6 +43,8 @@ class TableModel:
                                                + self.optics.penumbra_deg))
         self._ambient = 1 - (1 - self.optics.ambient) ** len(self.seats)
         self._hands = {s: Pointing(self.hand, rng, (0.0, LOWERED_EL)) for s in self.seats}
+        self._bias = {s: (rng.uniform(-GYRO_BIAS_DPS, GYRO_BIAS_DPS),
+                          rng.uniform(-GYRO_BIAS_DPS, GYRO_BIAS_DPS)) for s in self.seats}
         # gun -> planned aims [start, target or None, settled_at, not_steady_since]
         self._aims: dict[int, list[list]] = {s: [] for s in self.seats}
         self._last: dict[int, int] = {}
@@ -159,9 +161,15 @@ class TableModel:
         return self.at_rest(t_ms) and self.rng.random() >= 1 - (1 - self._ambient) ** slots
 
     def raised(self, gun: int) -> bool:
-        """What the gun's tilt sensor says now."""
+        """Whether the hand holds the gun up now (the hub tells it from the IMU)."""
         hand = self._hands[gun]
-        return not lowered_at_rest(hand, self.now) and hand.at(self.now)[1] > TILT_EL
+        return not lowered_at_rest(hand, self.now) and not lowered(hand.at(self.now)[1])
+
+    def imu(self, gun: int, t_ms: float) -> tuple[float, ...]:
+        """What gun's IMU reads at t_ms: gyro (°/s) and accelerometer (g), its frame. A
+        gun put down lies still: its gyro reads its bias alone."""
+        hand = self._hands[gun]
+        return imu(hand, t_ms, self._bias[gun], still=lowered_at_rest(hand, t_ms))
 
     def pointing(self, gun: int, t_ms: float) -> tuple[float, float]:
         """The receiver's axis (azimuth, elevation) at t_ms, in the gun's frame."""
@@ -196,6 +204,6 @@ class TableModel:
 
 
 def lowered_at_rest(hand: Pointing, t_ms: float) -> bool:
-    """The hand's last move is over by t_ms and left the gun below the tilt's trip angle."""
+    """The hand's last move is over by t_ms and left the gun lowered."""
     last = hand.moves[-1]
-    return last.t1 <= t_ms and last.el1 <= TILT_EL
+    return last.t1 <= t_ms and lowered(last.el1)

@@ -22,7 +22,7 @@ apart, 5.7 carrier periods): a spike on its line (the badge's own current pulses
 the seat cable) or a short noise pulse cannot make a look. hardware/IR.md has the timing.
 
 The main loop (main.py) drains the ring into the hub core, shifts the lock LEDs out
-through the 74HC595 and reads tilts and standees through the two 74HC165s.
+through the 74HC595 and reads the standees through the 74HC165 (imu.py reads the guns).
 """
 
 import array
@@ -156,8 +156,8 @@ class Slots:
 
 
 class Panel:
-    """The seats' other wires: lock LEDs out through a 74HC595, tilts and reeds in
-    through two chained 74HC165s (the first holds the tilts: seat s on input D(s-1))."""
+    """The seats' other wires: lock LEDs out through a 74HC595, standee reeds in through
+    a 74HC165 (seat s on input D(s-1))."""
 
     def __init__(self, config):
         pins = config["pins"]
@@ -168,7 +168,6 @@ class Panel:
         self._load = machine.Pin(pins["inputs"][0], out, value=1)
         self._clock = machine.Pin(pins["inputs"][1], out, value=0)
         self._data = machine.Pin(pins["inputs"][2], machine.Pin.IN)
-        self._tilt_flip = 0 if config["tilt_raised_level"] else 0xFF
         self._post_flip = 0 if config["post_up_level"] else 0xFF
         self._lit = None
 
@@ -185,12 +184,12 @@ class Panel:
         self._led_latch.value(0)
 
     def read(self):
-        """(tilts, posts) as masks, 1 = raised / standing."""
+        """The standees as a mask, 1 = standing."""
         self._load.value(0)  # parallel load while low
         self._load.value(1)
         word = 0
-        for _ in range(16):
+        for _ in range(8):
             word = word << 1 | self._data.value()
             self._clock.value(1)
             self._clock.value(0)
-        return (word >> 8) ^ self._tilt_flip, (word & 0xFF) ^ self._post_flip
+        return word ^ self._post_flip

@@ -42,7 +42,7 @@ class Rig:
 
     def hello(self):
         self.opened()
-        self.send("HELLO", 0, 2, "hub", "hub", "0.2.0", 0)
+        self.send("HELLO", 0, 3, "hub", "hub", "0.3.0", 0)
         self.send("SLOTS", 0, 2000, "1,2,3")
         assert self.devices.get(timeout=2).online
 
@@ -68,11 +68,11 @@ def test_seen_rounds_and_the_rounds_between_become_a_held_aim(rig):
     rig.hello()
     assert [rig.next_fact("aim").value for _ in range(3)] == [None, None, None]
     for r in range(10):  # 10 rounds of 8 ms: the window of a 100 ms hold is 13
-        rig.send("SEEN", 1000 + 8 * r, r, "4,0,0")
+        rig.send("SEEN", 1000 + 8 * r, r, "4,0,0", 0)
     rig.send("HB", 1100, 20)  # rounds 10..19 passed unreported: empty looks
-    rig.send("SEEN", 1168, 21, "4,0,0")
+    rig.send("SEEN", 1168, 21, "4,0,0", 0)
     for r in range(22, 36):
-        rig.send("SEEN", 1000 + 8 * r, r, "4,0,0")
+        rig.send("SEEN", 1000 + 8 * r, r, "4,0,0", 0)
     aim = rig.next_fact("aim")
     assert (aim.seat, aim.value) == (1, 3)
     assert aim.t_ms <= rig.scheduler.clock.now_ms()  # exact stamps: tests/sensors/test_looks.py
@@ -82,10 +82,10 @@ def test_seen_rounds_and_the_rounds_between_become_a_held_aim(rig):
 def test_bad_lines_are_counted_by_reason_and_the_link_carries_on(rig):
     rig.hello()
     for line in (b"SEEN 1 2 3 4*0000\n", b"\xff\xfe\n", b"X" * 300 + b"\n",
-                 encode(["AIM", 1, 2, 3]), encode(["SEEN", 1, 2, 3, "1,2"]),
-                 encode(["TILT", 1, 2, 9, 1])):
+                 encode(["AIM", 1, 2, 3]), encode(["SEEN", 1, 2, 3, "1,2", 0]),
+                 encode(["GUN", 1, 2, 9, "up", 0, 0])):
         rig.port.write(line)
-    rig.send("TILT", 5, 2, 1)
+    rig.send("GUN", 5, 2, "up", 10, 0)
     fact = rig.next_fact("raised")
     assert (fact.seat, fact.value) == (2, True)
     assert dict(rig.link.dropped) == {"bad_crc": 1, "not_ascii": 1, "unknown": 1,
@@ -119,21 +119,21 @@ def test_a_line_gone_missing_is_asked_again_and_only_what_changed_counts(rig):
     rig.hello()
     assert rig.devices.get(timeout=2).reason == "slots"
     for seat in (1, 2, 3):
-        rig.send("TILT", 10, seat, 0)
+        rig.send("GUN", 10, seat, "down", -60, 0)
         rig.send("POST", 10, seat, "up")
-    rig.send("TILT", 20, 2, 1)
+    rig.send("GUN", 20, 2, "up", 10, 0)
     assert [(f.seat, f.value) for f in (rig.next_fact("raised") for _ in range(4))][-1] == (2, True)
     rig.port.read_lines()  # the link's first WHO, read already
-    rig.seq += 1  # "TILT 2 0" is lost: the hub's buffer was full
+    rig.seq += 1  # "GUN 2 down" is lost: the hub's buffer was full
     rig.send("HB", 140, 30)
     wait_for(lambda: any(line.startswith(b"WHO") for line in rig.port.read_lines()),
              what="the link to ask the hub again")
-    rig.send("HELLO", 150, 2, "hub", "hub", "0.2.0", 0)  # the hub restates itself
+    rig.send("HELLO", 150, 3, "hub", "hub", "0.3.0", 0)  # the hub restates itself
     for seat in (1, 2, 3):
-        rig.send("TILT", 150, seat, 0)
+        rig.send("GUN", 150, seat, "down", -60, 0)
         rig.send("POST", 150, seat, "up")
     rig.send("SLOTS", 150, 2000, "1,2,3")
-    rig.send("TILT", 160, 3, 1)  # what happens next still counts, once
+    rig.send("GUN", 160, 3, "up", 10, 0)  # what happens next still counts, once
     facts = [rig.facts.get(timeout=2) for _ in range(2)]
     assert [(f.kind, f.seat, f.value) for f in facts] == [("raised", 2, False), ("raised", 3, True)]
     assert rig.facts.empty() and rig.devices.empty()  # no aim cleared, the hub never went away
@@ -144,7 +144,7 @@ def test_a_hub_with_another_id_is_refused(tmp_path):
     r = Rig(tmp_path, expect_id="other")
     try:
         r.opened()
-        r.send("HELLO", 0, 2, "hub", "hub", "0.2.0", 0)
+        r.send("HELLO", 0, 3, "hub", "hub", "0.3.0", 0)
         with pytest.raises(queue.Empty):
             r.devices.get(timeout=0.5)
         assert r.link.dropped["wrong_board"] == 1
