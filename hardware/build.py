@@ -3,10 +3,9 @@
     python hardware/build.py           # rewrite the generated files
     python hardware/build.py --check   # build into a temporary directory and compare
 
-Sources: pinmap.yaml, bom.yaml, geometry.py, schematics.py, harness.py, perfboard.py, power.py,
-reed.py and
-cad/*.scad. Generated: BOM.md, the tables in IR.md and README.md, harness/*.yml and
-everything in gen/.
+Sources: pinmap.yaml, bom.yaml, geometry.py, ir_calc.py, schematics.py, harness.py,
+perfboard.py, power.py, reed.py and cad/*.scad. Generated: BOM.md, the tables in IR.md and
+README.md, harness/*.yml and everything in gen/.
 Needs schemdraw and wireviz (pip, the project's test extra), and Graphviz, OpenSCAD and
 Xvfb (Debian: apt-get install graphviz openscad xvfb xauth).
 
@@ -34,6 +33,7 @@ sys.path.insert(0, str(HERE))
 import bom  # noqa: E402
 import geometry  # noqa: E402
 import harness  # noqa: E402
+import ir_calc  # noqa: E402
 import perfboard  # noqa: E402
 import power  # noqa: E402
 import reed  # noqa: E402
@@ -104,7 +104,8 @@ def build_text(out):
     write(out / "gen" / "perfboard-hub.svg", perfboard.svg())
     write(out / "gen" / "pin-views.svg", harness.pin_views(pinmap))
     write(out / "BOM.md", bom.markdown(load("bom.yaml")))
-    write(out / "IR.md", geometry.fill((HERE / "IR.md").read_text(), geometry.tables()))
+    ir = geometry.fill((HERE / "IR.md").read_text(), geometry.tables())
+    write(out / "IR.md", geometry.fill(ir, ir_calc.tables(), "ir_calc"))
     readme = geometry.fill((HERE / "README.md").read_text(), pin_tables(pinmap), "pinmap")
     readme = geometry.fill(readme, {"placement": reed.placement()}, "reed")
     write(out / "README.md", geometry.fill(readme, {"budget": power.markdown()}, "power"))

@@ -14,7 +14,6 @@ from companion.rules import Action, GameState, apply_in_place, legal_actions
 from companion.rules.cards import BANG, FACE_VALUE, ROUNDS, kind_of
 from companion.rules.powers import wound_limit
 from companion.rules.scoring import scores
-from companion.rules.state import OVER
 
 WINDOWS = frozenset(("hustle", "swap", "privilege", "smart", "junk", "forbid"))
 QUICK_VALUE = {"painting": 12000, "first_aid": 0, "clip": 3000, "godfather": 6000}
@@ -26,7 +25,7 @@ MARGIN_WEIGHT = 0.2  # how much the money margin counts beside the win itself
 
 def play_out(s: GameState, rnd: random.Random, skip: tuple[str, str] | None = None) -> None:
     """Play `s` to the end in place; `skip`: (power, holder) that passes at the first step."""
-    while s.phase != OVER:
+    while not s.over:
         legal = legal_actions(s)
         if skip is not None:
             legal = [a for a in legal if (a.type, a.player) != skip] or legal

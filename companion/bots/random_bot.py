@@ -41,7 +41,7 @@ def play(setup: Setup, rnd: random.Random, max_actions: int = 10_000) -> PlayedG
     actions = game.actions
     while True:  # each action as `rnd.choice(legal_actions(s))`, without the list
         s = play_random(s, rnd, actions, max_actions)
-        if s.phase == "over":
+        if s.over:
             break
         if len(actions) >= max_actions:
             raise RuntimeError(f"game did not end after {max_actions} actions")

@@ -13,13 +13,13 @@ its choices depend on the machine's speed).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 
 from companion.bots.determinize import determinize
 from companion.bots.playout import play_out, take_value, utility
 from companion.bots.styles import Bot, Option
 from companion.bots.view import SeatView
+from companion.clock import SYSTEM_CLOCK, Clock
 from companion.rules import GameState, apply_in_place
 
 PLAYOUTS = 48  # per decision, by default: split among the options, 4 guessed games at least
@@ -34,20 +34,21 @@ class StrongBot(Bot):
     needs_state = True
 
     def __init__(self, seed: int, playouts: int = PLAYOUTS,
-                 time_limit_s: float | None = None) -> None:
+                 time_limit_s: float | None = None, clock: Clock = SYSTEM_CLOCK) -> None:
         super().__init__(seed)
-        self.playouts, self.time_limit_s = playouts, time_limit_s
+        self.playouts, self.time_limit_s, self.clock = playouts, time_limit_s, clock
 
     def decide(self, view: SeatView | None, options: Sequence[Option]) -> Option:
         assert view is not None and view.state is not None  # (needs_state)
         tried = _worth_trying(options)
         if len(tried) == 1:
             return tried[0]
-        deadline = None if self.time_limit_s is None else time.monotonic() + self.time_limit_s
+        deadline = None if self.time_limit_s is None else \
+            self.clock.now_ms() + self.time_limit_s * 1000
         kind = next(a.type for a in tried if a is not None)
         totals = [0.0] * len(tried)
         for game in range(max(MIN_GAMES, self.playouts // len(tried))):
-            if game and deadline is not None and time.monotonic() > deadline:
+            if game and deadline is not None and self.clock.now_ms() > deadline:
                 break
             guess, seed = determinize(view, self.rnd), self.rnd.getrandbits(64)
             for k, option in enumerate(tried):

@@ -31,6 +31,11 @@ class DashboardSettings:
     public_url: str | None = None  # base of the phone links in QR codes; None: from the request
     mdns: bool = False  # announce http://cashnguns-<table>.local:<port> (docs/INSTALL.md)
     keepalive_s: float = 15.0
+    max_connections: int = 512  # open at once, streams included (dashboard/gate.py)
+    reserved_connections: int = 64  # of them, kept for the Godfather's and seated phones'
+    max_per_address: int = 32  # from one client address
+    request_timeout_s: float = 10.0  # for a request to arrive whole (head and body)
+    idle_timeout_s: float = 30.0  # a kept-alive connection waiting for its next request
     table: TableTop | None = None  # None: the simulated table's, else no seating check
 
 
@@ -44,8 +49,15 @@ def parse(node: Node) -> DashboardSettings:
         public_url=node.text("public_url", None, pattern=re.compile(r"https?://\S+")),
         mdns=node.flag("mdns", False),
         keepalive_s=node.number("keepalive_s", 15.0, lo=1, hi=300),
+        max_connections=node.integer("max_connections", 512, lo=16, hi=8192),
+        reserved_connections=node.integer("reserved_connections", 64, lo=0, hi=4096),
+        max_per_address=node.integer("max_per_address", 32, lo=4, hi=8192),
+        request_timeout_s=node.number("request_timeout_s", 10.0, lo=1, hi=120),
+        idle_timeout_s=node.number("idle_timeout_s", 30.0, lo=1, hi=600),
         table=_table(node) if "table" in node else None,
     )
+    if settings.reserved_connections >= settings.max_connections:
+        raise node.error("reserved_connections", "must leave room below max_connections")
     if settings.mdns and settings.port == 0:
         raise node.error("mdns", "needs a fixed port: the name is announced with its port")
     node.done()

@@ -22,12 +22,12 @@ from companion.sensors.settings import SensorSettings
 def game_key(table: Table) -> object:
     """What the checks were made for: they start again when a game starts or ends."""
     game = table.game
-    return None if game is None else (game.id, game.state.phase == "over")
+    return None if game is None else (game.id, game.state.over)
 
 
 def in_progress(table: Table) -> bool:
     game = table.game
-    return game is not None and game.state.phase != "over"
+    return game is not None and not game.state.over
 
 
 def last_table(table: Table) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import secrets
 import sys
 from pathlib import Path
 
-from companion.commandline import add_config_argument, load_config, prepare
+from companion.commandline import add_config_argument, load_config, pin_for_the_log, prepare
 
 HELP = "the venue's league: results verified and rated, the venue page; its broker files"
 log = logging.getLogger("companion.league")
@@ -121,8 +121,9 @@ def _run(args: argparse.Namespace) -> int:
     bus.start()
     organiser = Organiser(settings.pin)
     server = DashboardServer(create_venue_app(league, organiser, dashboard), dashboard).start()
-    log.info("league: venue page on http://%s:%s, organiser PIN %s, database %s, "
-             "%d tables", server.host, server.port, organiser.pin, store.url,
+    log.info("league: venue page on http://%s:%s, organiser's %s, database %s, "
+             "%d tables", server.host, server.port,
+             pin_for_the_log(organiser.pin, settings.pin is not None), store.url,
              len(settings.tables))
     stop.wait()
     log.info("stopping")

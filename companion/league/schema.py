@@ -10,7 +10,6 @@ list here does (docs/LEAGUE.md).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from sqlalchemy import (
@@ -32,6 +31,8 @@ from sqlalchemy import (
     select,
     text,
 )
+
+from companion.clock import SYSTEM_CLOCK, Clock
 
 NAME = 24  # a player's name, as a table takes it (companion.schema.MAX_NAME)
 metadata = MetaData()
@@ -102,8 +103,9 @@ class SchemaError(RuntimeError):
     """The database is of a newer league than this one: a sentence saying so."""
 
 
-def migrate(conn: Connection) -> list[int]:
-    """Bring the database to the latest version in this transaction; the versions run."""
+def migrate(conn: Connection, clock: Clock = SYSTEM_CLOCK) -> list[int]:
+    """Bring the database to the latest version in this transaction; the versions run
+    (each with when it ran, on `clock`)."""
     if not inspect(conn).has_table(migrations_table.name):
         migrations_table.create(conn)
     done = {v for (v,) in conn.execute(select(migrations_table.c.version))}
@@ -115,7 +117,7 @@ def migrate(conn: Connection) -> list[int]:
         if version not in done:
             step(conn)
             conn.execute(insert(migrations_table).values(
-                version=version, applied_ms=int(time.time() * 1000)))
+                version=version, applied_ms=int(clock.now_ms())))
             ran.append(version)
     return ran
 

@@ -58,7 +58,7 @@ def verify(claim: Claim) -> Verdict:
     if played.error:
         return Verdict((f"the game does not replay: {played.error}",), (), None)
     s = played.state
-    if s.phase != "over":
+    if not s.over:
         return Verdict((f"the game is not over: it stops in round {s.round}, {s.phase}",),
                        (), None)
     seats = {p.name: p.seat for p in claim.players}

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from companion.rules import rng
 from companion.rules.actions import Action
-from companion.rules.cards import BANG, BULLETS, CLICK, LOOT_KIND, PILE_SIZE
+from companion.rules.cards import BANG, BULLETS, CLICK, DECK_COUNTS, LOOT_KIND, PILE_SIZE
 from companion.rules.errors import RuleError
 from companion.rules.powers import CUNNING, DOCTOR, HUSTLER, KID, PROFESSIONAL, SMART, STEALTHY
 from companion.rules.state import GameState, Player
@@ -73,9 +73,20 @@ def deal(s: GameState, p: Player, a: Action) -> None:
     cards = a.loot if isinstance(a.loot, tuple) else ()
     if not 1 <= len(cards) <= PILE_SIZE or any(c not in LOOT_KIND for c in cards):
         raise RuleError("R2", f"a pile is 1 to {PILE_SIZE} loot cards")
+    over = beyond_the_deck(cards)
+    if over:
+        raise RuleError("R2", f"no deck holds that: {over}")
     s.table += list(cards)
     s.done |= {"deal"}
     s.event("dealt", player=p.name, loot=list(cards))
+
+
+def beyond_the_deck(cards: tuple[str, ...]) -> str | None:
+    """What in one pile no real deck can give (more copies of a card than it holds)."""
+    for card, n in DECK_COUNTS.items():
+        if cards.count(card) > n:
+            return f"the deck has {n} {card}, the pile {cards.count(card)}"
+    return None
 
 
 def hustle_victims(s: GameState, h: Player) -> list[Player]:

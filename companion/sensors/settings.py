@@ -91,6 +91,12 @@ class SensorSettings:
 
     SIM_HUB = "sim-hub"  # the config name of the simulated hub's link
 
+    @property
+    def simulated(self) -> bool:
+        """Some of the table is simulated (a simulated hub, or mock pins): its broker lets
+        the simulator be commanded, and its referee drives the simulator."""
+        return bool(self.sim.guns) or self.gpio.pin_factory == "mock"
+
 
 def parse(node: Node) -> SensorSettings:
     filters = _filters(node.section("filters"))

@@ -5,8 +5,10 @@ A round is a dark slot (no badge on: whatever a receiver reports there is noise)
 then one slot per seat in play. The hardware layer reports each slot as the mask of
 receivers that saw it; after a round's last slot the hub knows each gun's look (the
 badges it saw), reports the round as `SEEN`, and feeds the looks to one aim tracker
-per gun, whose last looks light that gun's lock LED. Tilt and standee inputs arrive
-raw and leave debounced. firmware/PROTOCOL.md has the lines.
+per gun, whose last looks light that gun's lock LED. A gun's own seat is masked out of
+its looks, for `SEEN` and the lock LED alike: its holder's badge reaches it only as a
+reflection (a hand, a sleeve, the cards) or as supply ripple, never as a target. Tilt
+and standee inputs arrive raw and leave debounced. firmware/PROTOCOL.md has the lines.
 """
 
 try:
@@ -93,8 +95,11 @@ class Hub(proto.Board):
             while rx_mask:
                 rx_mask &= rx_mask - 1
                 self.noise += 1
-        elif rx_mask:
-            bit = 1 << (seat - 1)
+            self._next += 1
+            return
+        bit = 1 << (seat - 1)
+        rx_mask &= ~bit  # a gun's own badge: only ever a reflection, never a target
+        if rx_mask:
             for i, gun in enumerate(self.order):
                 if rx_mask >> (gun - 1) & 1:
                     self._looks[i] |= bit

@@ -63,6 +63,17 @@ def test_a_held_aim_is_seen_counted_and_locked(micropython):
     assert got["locks"]["1"] == 1 and got["lit"] == [bit(1), bit(1)]  # steady
 
 
+def test_a_gun_catching_its_own_badge_stays_on_its_one_target(micropython):
+    """Gun 1 held on seat 3 also catches its holder's badge (seat 1) now and then: a
+    reflection off a sleeve, or supply ripple. Neither SEEN nor the lock LED shows it."""
+    held = [{1: bit(3) | (bit(1) if k % 2 else 0)} for k in range(35)]
+    events = [*rounds(SCHEDULE, held), ["locks", 700, True], ["locks", 700, False]]
+    got = run_hub(micropython, events)
+    assert {f[1] for _, f in seen(got)} == {"4,0,0,0,0,0,0,0"}
+    assert got["aims"]["1"] == ["held", 3, ROUND_MS]
+    assert got["locks"]["1"] == 1 and got["lit"] == [bit(1), bit(1)]  # steady, never blinking
+
+
 def test_seen_stops_after_the_first_empty_round(micropython):
     looks = [{1: bit(3)}] * 3 + [{}] * 4 + [{2: bit(5)}] + [{}] * 2
     got = run_hub(micropython, rounds(SCHEDULE, looks))

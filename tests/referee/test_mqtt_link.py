@@ -59,9 +59,10 @@ def test_published_events_keep_secrets():
 
 def test_home_assistant_discovery_uses_current_keys():
     from companion import __version__
+    from companion.bus.topics import Topics
     from companion.referee.mqtt_link import PLAYER_EVENTS, discovery
 
-    configs = discovery("t", BASE, "homeassistant")
+    configs = discovery(Topics("t"), "homeassistant")
     assert len(configs) == 8
     seat2 = configs["homeassistant/event/cashnguns_t_seat2/config"]
     assert "object_id" not in seat2  # deprecated since HA 2025.10, gone in 2026.4
