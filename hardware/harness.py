@@ -56,7 +56,8 @@ def harnesses(pinmap):
                 "GUN": {"type": "solder pads", "subtype": "gun board",
                         "pinlabels": [gun[p] for p in sorted(gun)]},
             },
-            "cables": {"W2": {"type": "coiled 6-wire cord, 6P6C plug at the pod end only",
+            "cables": {"W2": {"type": "6-wire cord (flat, or coiled: BOM.md), 6P6C plug "
+                                      "at the pod end only",
                               "length": 2, "colors": FLAT6, "wirecount": 6,
                               "notes": "cut off the gun-end plug; colours vary between "
                                        "makes: find each pod pin's wire with a meter"}},

@@ -143,17 +143,28 @@ def hub(pinmap):
     return s
 
 
+def mirror_spare(cat):
+    """The pod pins left open: where a mirrored cable puts the hub's +5 V, if that pin is
+    a second GND the pod can do without. Otherwise (a signal there) the mirrored +5 V meets
+    what the pod has on that signal: R2's 1 kOhm on REED."""
+    (supply,) = [p for p in cat if cat[p]["signal"] == "+5V"]
+    mirror = len(cat) + 1 - supply
+    grounds = [p for p in cat if cat[p]["signal"] == "GND"]
+    return {mirror} if mirror in grounds and len(grounds) > 1 else set()
+
+
 def pod(pinmap):
     """The pod protects itself and the hub from a wrong cable (power.py has the budget):
     Q1 passes +5 V only the right way round, F1 limits the gun's cord, R2 limits what a
-    swapped ground can push into the hub's reed input, and pin 8 stays open so a mirrored
-    cable's +5 V (on pod pin 8) reaches nothing."""
+    swapped ground can push into the hub's reed input, and the pin where a mirrored cable
+    puts +5 V stays open when it is a spare GND (`mirror_spare`)."""
     cat, pod = pinmap["cat5e"], pinmap["pod"]
     cable = {"+5V": "+5V_IN", "GND": "GND", "REED": "REED_IN"}
+    spare = mirror_spare(cat)
     s = Sheet("Seat pod: protection, jacks and the reed switch (hardware/pinmap.yaml)", top=12)
     s.chip("J1", "RJ45 from the hub", [],
-           [(pin, f"{pin} {'open' if pin == 8 else cat[pin]['signal']}",
-             None if pin == 8 else cable.get(cat[pin]["signal"], cat[pin]["signal"]))
+           [(pin, f"{pin} {'open' if pin in spare else cat[pin]['signal']}",
+             None if pin in spare else cable.get(cat[pin]["signal"], cat[pin]["signal"]))
             for pin in sorted(cat)], (0, 0))
     s.chip("Q1", "AO3401A P-MOSFET (SOT-23)", [(3, "D", "+5V_IN"), (1, "G", "GATE")],
            [(2, "S", "+5V")], (12, 4))

@@ -72,10 +72,17 @@ def test_the_pi_4_costs_more_and_bom_md_says_by_how_much():
     assert f"+{saved}." in TEXT
 
 
-def test_the_docs_cite_the_landed_total():
+def test_the_docs_cite_the_landed_totals():
     total = str(bom.worst_landed(BOM))
-    assert total in (HARDWARE / "README.md").read_text()
-    assert total in (HARDWARE.parent / "README.md").read_text()
+    readme = (HARDWARE / "README.md").read_text()
+    assert f"**{total} USD landed for 8 seats" in readme
+    assert f"{total} USD landed for 8 players" in (HARDWARE.parent / "README.md").read_text()
+    pi4, coiled = BOM["alternatives"]
+    for alt in (pi4, coiled):
+        landed = bom.worst_landed(BOM, bom.with_alternative(BOM, alt))
+        assert f"({landed} landed)" in readme, alt["name"]
+    saved = bom.worst_landed(BOM, bom.with_alternative(BOM, pi4)) - bom.worst_landed(BOM)
+    assert f"The Pi Zero 2 W saves {saved} USD" in readme
 
 
 def test_building_one_seat_first_costs_one_more_marketplace_shipping():

@@ -122,6 +122,11 @@ def test_the_wiring_list_names_only_parts_on_the_perfboard():
     assert refs == board
     for seat in range(1, 9):
         assert f"R{seat}.2" in wiring and f"F{seat}.2" in wiring
+    joins = [row.split(" | ")[1].split(", ") for row in wiring.splitlines()
+             if row.startswith("| ") and "." in row]
+    wires = sum(len(pins) - 1 for pins in joins)
+    assert f"{wires} wires" in wiring
+    assert f"{wires} wiring-list wires" in (HARDWARE / "README.md").read_text()
 
 
 def _label_boxes(svg):

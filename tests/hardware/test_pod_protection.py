@@ -16,10 +16,28 @@ def _net_of(pin):
     return next((net for net, pins in NETS.items() if pin in pins), None)
 
 
-def test_a_mirrored_cable_puts_the_hubs_5v_on_an_open_pod_pin():
-    cat = PINMAP["cat5e"]
+def _mirrored_supply_reaches(cat, nets):
+    """What the hub's +5 V meets in a pod on a mirrored cable (hub pin k on pod pin 9 - k):
+    the pod part pins on that pod pin's net, or nothing."""
     (supply,) = [p for p in cat if cat[p]["signal"] == "+5V"]
-    assert _net_of(f"J1.{9 - supply}") is None  # mirrored: hub pin 1 lands on pod pin 8
+    pin = f"J1.{len(cat) + 1 - supply}"
+    net = next((n for n, pins in nets.items() if pin in pins), None)
+    return [] if net is None else [p for p in nets[net] if p != pin]
+
+
+def test_a_mirrored_cable_puts_the_hubs_5v_on_an_open_pod_pin():
+    assert _mirrored_supply_reaches(PINMAP["cat5e"], NETS) == []  # v2: pin 8, a spare GND
+
+
+def test_with_a_signal_on_the_mirror_pin_the_5v_meets_1k_first():
+    # the v3 cable (pinmap's `imu.cat5e`, the IMU's wiring): pin 8 carries REED
+    v3 = {**PINMAP, "cat5e": PINMAP.get("imu", {}).get("cat5e") or {
+        1: {"signal": "+5V"}, 2: {"signal": "BADGE_K"}, 3: {"signal": "RX"},
+        4: {"signal": "SDA"}, 5: {"signal": "LOCK"}, 6: {"signal": "GND"},
+        7: {"signal": "SCL"}, 8: {"signal": "REED"}}}
+    nets = schematics.pod(v3).nets()
+    assert _mirrored_supply_reaches(v3["cat5e"], nets) == ["R2.1"]
+    assert "1 kΩ" in str(schematics.pod(v3).twos)
 
 
 def test_the_pods_5v_passes_the_p_mosfet_drain_to_source_gate_to_ground():
