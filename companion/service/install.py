@@ -180,14 +180,14 @@ class Installer:
         changed = write_file(path, text, mode, *Accounts.read(self.root).ids(user, group))
         self.say(f"config {CONFIG}", outcome if changed or outcome.startswith("kept")
                  else "unchanged", changed=changed)
-        config = parse(text, str(CONFIG))
+        config = self.parsed = parse(text, str(CONFIG))
         return announced_url(config.table, config["dashboard"].port)
 
     def _example(self) -> str:
         return self.args.example or ("pi" if on_a_raspberry_pi() else "sim")
 
     def unit(self) -> bool:
-        changed = write_file(self.path(UNIT_FILE), unit_text(), 0o644)
+        changed = write_file(self.path(UNIT_FILE), unit_text(self.parsed), 0o644)
         self.say(f"unit {UNIT_FILE}", "written" if changed else "unchanged", changed=changed)
         return changed
 

@@ -98,7 +98,7 @@ def test_install_twice_then_uninstall_keeping_the_journal_then_purge(pi_root, wh
         ("cafe_1", JOURNAL, BROKER_DIR, BROKER_PORT)
     assert c["dashboard"].mdns and c.sensors.sim.guns == (1, 2, 3, 4, 5, 6)
     unit = pi_root / "etc/systemd/system/cashnguns.service"
-    assert unit.read_text() == unit_text() and owner_and_mode(unit) == (0, 0, 0o644)
+    assert unit.read_text() == unit_text(c) and owner_and_mode(unit) == (0, 0, 0o644)
     assert os.readlink(pi_root / "etc/systemd/system/multi-user.target.wants" / UNIT) == \
         "/etc/systemd/system/cashnguns.service"
 
