@@ -331,7 +331,10 @@ def _enough_files(needed: int) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != resource.RLIM_INFINITY and soft < needed:
         raised = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
-        resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+        except (OSError, ValueError):  # the service's system call filter: LimitNOFILE sets it
+            raised = soft
         if raised < needed:
             log.warning("only %d open files allowed (dashboard.max_connections %s needs %d)",
                         raised, "and max_streams", needed)
