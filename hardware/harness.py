@@ -134,6 +134,24 @@ def _modular_jack(x, y, title, pins, colours=None):
     return parts, width
 
 
+def _modular_plug(x, y, title, colours):
+    """A T568B plug held contacts towards you, latch away, cable down (`modular.plug_front`):
+    what a crimped cable end must look like."""
+    n = len(colours)
+    width = 30 * n + 20
+    parts = [_text(x + width / 2, y - 10, title, 13, weight="bold"),
+             _rect(x, y, width, 44, "#eef3f8"),
+             _rect(x + width / 2 - 30, y + 44, 60, 26, "#bbb", 2),
+             _text(x + width / 2, y + 100,
+                   "contacts towards you, latch away, cable down: pin 1 on the left", 11)]
+    for i, pin in enumerate(modular.plug_front(n)):
+        px = x + 10 + 30 * i + 15
+        parts.append(f"<rect x='{px - 3}' y='{y + 4}' width='6' height='14' fill='#c9a227'/>")
+        parts.append(_text(px, y + 32, pin, 11, weight="bold"))
+        parts.append(_text(px, y + 84, colours[pin - 1], 9))
+    return parts
+
+
 def pin_views(pinmap):
     """One SVG: the RJ45, 6P6C and 3.5 mm jacks from the front, and the 3-pin parts."""
     cat = pinmap["cat5e"]
@@ -156,6 +174,7 @@ def pin_views(pinmap):
         parts.append(_text(x0 + w / 2, y + 42, label, 11))
         parts.append(_text(x0 + w / 2, y + 58, net or "n.c.", 10))
     parts.append(_rect(x + 152, y - 6, 60, 36, "#555", 4))
+    parts += _modular_plug(330, 236, "RJ45 plug of a T568B cable", T568B)
     # three-lead parts from the front (the side with the marking or the dome)
     rows = [
         ("TSOP38238, TSOP4838, TSOP382.., TSOP384.. (dome facing you)", "OUT GND VS"),
