@@ -64,10 +64,10 @@ def _table(lines, suppliers):
 def markdown(bom):
     cur, suppliers = bom["currency"], bom["suppliers"]
     out = ["# Bill of materials, a table of 8 seats", "",
-           f"Generated from `bom.yaml` by `python hardware/build.py`. Typical catalogue prices "
-           f"in {cur} as listed on {bom['date']}, single units or the smallest pack: they move, "
-           "so check "
-           "them when ordering. Each part comes from one of three suppliers, one order each, "
+           f"Generated from `bom.yaml` by `python hardware/build.py`. Typical prices in {cur} "
+           f"dated {bom['date']}: estimates from the suppliers' usual catalogue prices for "
+           "single units or the smallest pack, not a quote; they move, so check them when "
+           f"ordering. Each part comes from one of {len(suppliers)} suppliers, one order each, "
            "and each order pays its shipping.", ""]
     for group in bom["groups"]:
         out += [f"## {group['name']}", "", *_table(group["items"], suppliers)]

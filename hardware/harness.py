@@ -113,16 +113,24 @@ def _rect(x, y, w, h, fill="white", rx=3):
             f"stroke='{INK}' stroke-width='1.5'/>")
 
 
+def _outline(x, y, title, body, tab, caption, caption_dy):
+    """A modular jack's or plug's title, body (width, height, fill), the latch's or the
+    cable's block under it (width, height, fill, corner) and a caption."""
+    width, height, fill = body
+    tab_w, tab_h, tab_fill, corner = tab
+    return [_text(x + width / 2, y - 10, title, 13, weight="bold"),
+            _rect(x, y, width, height, fill),
+            _rect(x + width / 2 - tab_w / 2, y + height, tab_w, tab_h, tab_fill, corner),
+            _text(x + width / 2, y + caption_dy, caption, 11)]
+
+
 def _modular_jack(x, y, title, pins, colours=None):
     """A modular jack seen from the front, latch slot down, its contacts in the order
     `modular.jack_front` derives from the T568B plug."""
     n = len(pins)
     width = 36 * n + 20
-    parts = [_text(x + width / 2, y - 10, title, 13, weight="bold"),
-             _rect(x, y, width, 90, "#f4f4f4"),
-             _rect(x + width / 2 - 20, y + 90, 40, 14, "#ddd", 1),
-             _text(x + width / 2, y + 122,
-                   f"latch slot down: pin 1 on the {modular.pin1_side(n)}", 11)]
+    parts = _outline(x, y, title, (width, 90, "#f4f4f4"), (40, 14, "#ddd", 1),
+                     f"latch slot down: pin 1 on the {modular.pin1_side(n)}", 122)
     for i, pin in enumerate(modular.jack_front(n)):
         px = x + 10 + 36 * i + 18
         fill = "#c9a227"
@@ -132,6 +140,22 @@ def _modular_jack(x, y, title, pins, colours=None):
         if colours:
             parts.append(_text(px, y + 86, colours[pin - 1], 9))
     return parts, width
+
+
+def _modular_plug(x, y, title, colours):
+    """A T568B plug held contacts towards you, latch away, cable down (`modular.plug_front`):
+    what a crimped cable end must look like."""
+    n = len(colours)
+    order = modular.plug_front(n)
+    side = "left" if order[0] == 1 else "right"
+    parts = _outline(x, y, title, (30 * n + 20, 44, "#eef3f8"), (60, 26, "#bbb", 2),
+                     f"contacts towards you, latch away, cable down: pin 1 on the {side}", 100)
+    for i, pin in enumerate(order):
+        px = x + 10 + 30 * i + 15
+        parts.append(f"<rect x='{px - 3}' y='{y + 4}' width='6' height='14' fill='#c9a227'/>")
+        parts.append(_text(px, y + 32, pin, 11, weight="bold"))
+        parts.append(_text(px, y + 84, colours[pin - 1], 9))
+    return parts
 
 
 def pin_views(pinmap):
@@ -156,6 +180,7 @@ def pin_views(pinmap):
         parts.append(_text(x0 + w / 2, y + 42, label, 11))
         parts.append(_text(x0 + w / 2, y + 58, net or "n.c.", 10))
     parts.append(_rect(x + 152, y - 6, 60, 36, "#555", 4))
+    parts += _modular_plug(330, 236, "RJ45 plug of a T568B cable", T568B)
     # three-lead parts from the front (the side with the marking or the dome)
     rows = [
         ("TSOP38238, TSOP4838, TSOP382.., TSOP384.. (dome facing you)", "OUT GND VS"),

@@ -35,6 +35,13 @@ def _rotated_across():
     return _cross(DOWN, INTO)
 
 
+def plug_front(contacts):
+    """The contacts of a plug held contacts towards you, latch away, cable down, from left
+    to right: the first fact, contact k at x = k along `ACROSS`, the viewer's right."""
+    across = _dot(ACROSS, RIGHT)
+    return sorted(range(1, contacts + 1), key=lambda k: across * k)
+
+
 def jack_front(contacts):
     """The contacts of a jack seen from the front, latch slot down, from left to right."""
     across = _dot(_rotated_across(), RIGHT)  # +1: contact k further right as k grows

@@ -45,6 +45,14 @@ def test_the_pin_views_number_each_jack_from_pin_1_on_the_left():
     assert "on the right" not in svg
 
 
+def test_the_pin_views_show_a_t568b_plug_as_the_standard_draws_it():
+    svg = (GEN / "pin-views.svg").read_text()
+    assert _texts(svg, 268) == [str(n) for n in range(1, 9)]  # the plug's contacts
+    assert _texts(svg, 320) == ["WHOG", "OG", "WHGN", "BU", "WHBU", "GN", "WHBN", "BN"]
+    assert "contacts towards you, latch away, cable down: pin 1 on the left" in svg
+    assert modular.plug_front(8) == list(range(1, 9))
+
+
 def test_the_cable_drawings_and_harness_files_say_pin_1_is_on_the_left():
     for name, jacks in (("seat-cable", ("HUB", "POD")), ("gun-cord", ("POD",))):
         harness = yaml.safe_load((HARDWARE / "harness" / f"{name}.yml").read_text())
