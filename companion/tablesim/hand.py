@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from companion.wire.motion import LOWER_DEG
 
-LOWERED_EL = -60.0  # a gun let down toward the lap
+LOWERED_EL = -80.0  # a gun let down toward the floor or a lap
 GYRO_BIAS_DPS = 10.0  # an IMU's gyro reads up to this at rest (LSM6DS3TR-C zero-rate level)
 DIFF_MS = 0.5  # the hand's rates by central differences over twice this
 

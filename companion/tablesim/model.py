@@ -42,6 +42,7 @@ class TableModel:
         self._cos_edge = math.cos(math.radians(self.optics.acceptance_deg
                                                + self.optics.penumbra_deg))
         self._ambient = 1 - (1 - self.optics.ambient) ** len(self.seats)
+        self._hidden = {p.seat for p in table.places if p.hides_badge}  # while aiming
         self._hands = {s: Pointing(self.hand, rng, (0.0, LOWERED_EL)) for s in self.seats}
         self._bias = {s: (rng.uniform(-GYRO_BIAS_DPS, GYRO_BIAS_DPS),
                           rng.uniform(-GYRO_BIAS_DPS, GYRO_BIAS_DPS)) for s in self.seats}
@@ -61,11 +62,13 @@ class TableModel:
 
     def detect(self, t_ms: float, beacon_seat: int) -> int:
         """Mask of guns (bit s-1) whose receiver reports `beacon_seat`'s burst at t_ms;
-        `beacon_seat` 0 is the dark slot, where only ambient light fires receivers."""
+        `beacon_seat` 0 is the dark slot, where only ambient light fires receivers. A badge
+        its holder's grip covers sends nothing while the holder's gun is up."""
         self.now = t_ms
         rng = self.rng
         mask = 0
-        if beacon_seat:
+        if beacon_seat and not (beacon_seat in self._hidden
+                                and not lowered_at_rest(self._hands[beacon_seat], t_ms)):
             cos_edge = self._cos_edge
             optics = self.optics
             for gun, ways in self._pairs[beacon_seat]:

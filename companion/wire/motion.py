@@ -8,7 +8,8 @@ y to its left, z up through its top). Pure, for the hub (MicroPython) and the co
   complementary filter, `EL_MS`): a hand's acceleration while it moves fools the
   accelerometer for a moment, the gyro does not. A gun is lowered below `LOWER_DEG` and
   raised again above `RAISE_DEG`: a standing player aiming down at a seated neighbour
-  points 25 to 40° down (tests/tablesim), a gun let down toward the lap 60° or more.
+  points up to 40° down, 55° from the shoulder at a crowded 0.9 m table (the simulated
+  tables' steepest aim, tests/tablesim); a gun let down points at the floor or a lap.
 - **Stillness**: the pointing direction is integrated from the gyro (bias removed),
   smoothed over `SMOOTH_MS` (the 8 to 12 Hz tremor), and the gun's rate is how far that
   direction turned over the last `RATE_MS`, divided by it. A look counts toward an aim
@@ -24,8 +25,8 @@ y to its left, z up through its top). Pure, for the hub (MicroPython) and the co
 
 import math
 
-LOWER_DEG = -50.0  # lowered below this elevation,
-RAISE_DEG = -42.0  # raised again above this one
+LOWER_DEG = -65.0  # lowered below this elevation (toward the floor or a lap),
+RAISE_DEG = -55.0  # raised again above this one
 STILL_DPS = 7.0  # a look counts toward an aim only while the gun turns slower than this
 RATE_MS = 250  # the rate is the turn over this long
 SMOOTH_MS = 40  # the direction is smoothed over this long first
