@@ -7,11 +7,14 @@ them alone with `wireviz hardware/harness/seat-cable.yml`.
 
 from xml.sax.saxutils import escape
 
+import modular
 import yaml
 
 # WireViz colour codes of the wires
 T568B = ["WHOG", "OG", "WHGN", "BU", "WHBU", "GN", "WHBN", "BN"]
 FLAT6 = ["WH", "BK", "RD", "GN", "YE", "BU"]  # the usual 6-wire cord; makes vary: meter it
+# the family of hardware/fonts/DejaVuSans.ttf, the only font the build lets Graphviz see
+FONT_FAMILY = "DejaVu Sans"
 AUDIO = ["RD", "WH"]  # tip, sleeve of a cut audio cable; makes vary: meter it
 _NAMES = {"WHOG": "white-orange", "OG": "orange", "WHGN": "white-green", "BU": "blue",
           "WHBU": "white-blue", "GN": "green", "WHBN": "white-brown", "BN": "brown"}
@@ -27,15 +30,17 @@ def harnesses(pinmap):
     signals = [cat[p]["signal"] for p in sorted(cat)]
     gun = pinmap["pod"]["gun_6p6c"]
     trs = pinmap["pod"]["badge_trs"]
+    options = {"fontname": FONT_FAMILY}
     return {
         "seat-cable": {
+            "options": options,
             "connectors": {
                 "HUB": {"type": "RJ45 8P8C jack", "subtype": "hub, seat n",
                         "pinlabels": signals,
-                        "notes": "pin 1 on the right looking into the jack, latch slot down"},
+                        "notes": modular.view_note(8)},
                 "POD": {"type": "RJ45 8P8C jack", "subtype": "seat pod",
                         "pinlabels": signals,
-                        "notes": "pin 1 on the right looking into the jack, latch slot down"},
+                        "notes": modular.view_note(8)},
             },
             "cables": {"W1": {"type": "Cat5e U/UTP patch cable, both ends T568B (straight)",
                               "gauge": "24 AWG", "length": 2, "color_code": "T568B",
@@ -43,20 +48,23 @@ def harnesses(pinmap):
             "connections": [[{"HUB": "1-8"}, {"W1": "1-8"}, {"POD": "1-8"}]],
         },
         "gun-cord": {
+            "options": options,
             "connectors": {
                 "POD": {"type": "6P6C (RJ12) jack", "subtype": "seat pod",
                         "pinlabels": [gun[p] for p in sorted(gun)],
-                        "notes": "pin 1 on the right looking into the jack, latch slot down"},
+                        "notes": modular.view_note(6)},
                 "GUN": {"type": "solder pads", "subtype": "gun board",
                         "pinlabels": [gun[p] for p in sorted(gun)]},
             },
-            "cables": {"W2": {"type": "coiled 6-wire cord, 6P6C plug at the pod end only",
+            "cables": {"W2": {"type": "6-wire cord (flat, or coiled: BOM.md), 6P6C plug "
+                                      "at the pod end only",
                               "length": 2, "colors": FLAT6, "wirecount": 6,
                               "notes": "cut off the gun-end plug; colours vary between "
                                        "makes: find each pod pin's wire with a meter"}},
             "connections": [[{"POD": "1-6"}, {"W2": "1-6"}, {"GUN": "1-6"}]],
         },
         "badge-cord": {
+            "options": options,
             "connectors": {
                 "POD": {"type": "3.5 mm stereo jack", "subtype": "seat pod",
                         "pins": ["T", "S"], "pinlabels": [trs["tip"], trs["sleeve"]],
@@ -106,15 +114,16 @@ def _rect(x, y, w, h, fill="white", rx=3):
 
 
 def _modular_jack(x, y, title, pins, colours=None):
-    """A modular jack seen from the front, latch slot down: pin 1 on the right."""
+    """A modular jack seen from the front, latch slot down, its contacts in the order
+    `modular.jack_front` derives from the T568B plug."""
     n = len(pins)
     width = 36 * n + 20
     parts = [_text(x + width / 2, y - 10, title, 13, weight="bold"),
              _rect(x, y, width, 90, "#f4f4f4"),
              _rect(x + width / 2 - 20, y + 90, 40, 14, "#ddd", 1),
-             _text(x + width / 2, y + 122, "latch slot down: pin 1 on the right", 11)]
-    for i in range(n):
-        pin = n - i  # right to left
+             _text(x + width / 2, y + 122,
+                   f"latch slot down: pin 1 on the {modular.pin1_side(n)}", 11)]
+    for i, pin in enumerate(modular.jack_front(n)):
         px = x + 10 + 36 * i + 18
         fill = "#c9a227"
         parts.append(f"<rect x='{px - 4}' y='{y + 8}' width='8' height='30' fill='{fill}'/>")

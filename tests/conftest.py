@@ -19,19 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from waiting import wait_for  # (tests/ is on the path for this conftest)
+from ports import free_port  # (tests/ is on the path for this conftest)
+from waiting import wait_for
 
 from companion.bus.settings import MqttSettings
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
 MOSQUITTO_SUB = shutil.which("mosquitto_sub")
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture

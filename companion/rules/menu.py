@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 
-from companion.rules.actions import Action
+from companion.rules.actions import ACTIONS, Action
 
 TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ def act(type_: str, player: str, key: str, value: Any, key2: str = "", value2: A
         ) -> Action:
     """The action with these fields, built once."""
     fields = {key: value, key2: value2} if key2 else {key: value}
-    return Action(type_, player, **fields)
+    return ACTIONS[type_](player, **fields)
 
 
 class Row(dict["Any", Action]):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
 
 from companion.rules import plays, split, steps, turn
 from companion.rules.actions import Action
@@ -40,9 +41,9 @@ from companion.rules.state import (
 TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
 if TYPE_CHECKING:
     from random import Random
-    from typing import NamedTuple
 
-Handler = Callable[[GameState, Player, Action], None]
+# a step's handler of one kind of action (`Phase.accepts` hands it only that kind)
+Handler = Callable[[GameState, Player, Any], None]
 
 # Who acts in a phase.
 ALL = "all"  # every player concerned, at once, in any order

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from companion.rules import split, steps
-from companion.rules.actions import Action
+from companion.rules.actions import Action, Forbid
 from companion.rules.cards import BANG, CLICK, KINDS, TOKEN
-from companion.rules.menu import Rows, act
+from companion.rules.menu import Rows
 from companion.rules.powers import DICTATOR, GREEDY
 from companion.rules.state import GameState
 from companion.rules.turn import all_aims
@@ -99,7 +99,7 @@ def aim(s: GameState, rnd: Random, played: list[Action], room: int,
         p = players[to_act[at]]
         action = aims[p.name][t]
         if t:
-            p.target = index[action.target]  # type: ignore[index]  # (an aim at someone)
+            p.target = index[action.target]  # type: ignore[index]  # (t > 0: an aim at someone)
         p.aimed = True
         del to_act[at]
         if not to_act:
@@ -182,7 +182,7 @@ def take(s: GameState, rnd: Random, played: list[Action], room: int,
             played.append(TAKEN[p.name][share])
         else:
             assert dictator is not None
-            action = act("forbid", dictator.name, "target", p.name, "kind", KINDS[i - n])
+            action = Forbid(dictator.name, target=p.name, kind=KINDS[i - n])
             split.forbid(s, dictator, action)
             played.append(action)
         room -= 1

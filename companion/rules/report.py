@@ -34,5 +34,5 @@ def state_to_dict(s: GameState) -> dict[str, Any]:
         "table": {"loot": s.table[:], "godfather_token": s.token},
         "discard": None if s.physical else {"bang": s.discard_bang, "click": s.discard_click},
         "winners": s.winners[:],
-        "events": [dict(e) for e in s.events],
+        "events": [e.to_dict() for e in s.events],
     }

@@ -5,12 +5,20 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from playwright.sync_api import expect
 from stack import cards_down
 
 from companion.referee.commands import Auth
 
 GODFATHER = Auth(control=True)
+
+
+@pytest.fixture
+def mosquitto(private_mosquitto):
+    """These tests stop and hang their broker: a broker of their own, not the session's,
+    so that no other test's table loses its retained state or its connection."""
+    return private_mosquitto
 
 
 def command(live, **cmd) -> None:

@@ -159,12 +159,15 @@ class BoardOnPty:
         """The next line from the board, with its end of line; fails after `timeout` s."""
         deadline = time.monotonic() + timeout
         while b"\n" not in self._buf:
+            # (asked before reading: what a board wrote before it exited is still read)
+            exited = self.proc.poll() is not None
             left = deadline - time.monotonic()
-            assert self.proc.poll() is None, "board exited: " + self.proc.stderr.read().decode()
             assert left > 0, f"no line from the board in {timeout:.1f} s"
-            ready, _, _ = select.select([self._host], [], [], left)
+            ready, _, _ = select.select([self._host], [], [], 0 if exited else min(left, 0.1))
             if ready:
                 self._buf += os.read(self._host, 4096)
+            elif exited:
+                raise AssertionError("board exited: " + self.proc.stderr.read().decode())
         line, _, self._buf = self._buf.partition(b"\n")
         return line + b"\n"
 

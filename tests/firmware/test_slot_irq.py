@@ -27,8 +27,7 @@ def test_slots_run_in_order_dark_slot_first_and_reach_the_hub_in_order(micropyth
 
 def test_a_main_loop_behind_loses_no_slot_until_the_ring_is_full(micropython):
     plan = [["slots", 200, 0], ["drain"], ["slots", 300, 0], ["drain"]]
-    slow = CONFIG | {"slot_us": 1000000}  # (so that no hiccup of this host counts as late)
-    [got] = micropython.ask(["slot_irq", slow, SCHEDULE, IR, plan])
+    [got] = micropython.ask(["slot_irq", CONFIG, SCHEDULE, IR, plan])
     first, second = got["drained"]
     assert [s for s, _ in first] == [SCHEDULE[k % 9] for k in range(200)]
     assert len(second) == 255 and got["late"] == 300 - 255  # 255 kept in order, 45 lost
@@ -39,7 +38,7 @@ def test_a_slot_started_late_is_counted(micropython):
     slot_us = CONFIG["slot_us"]
     plan = [["slots", 3, slot_us], ["slots", 2, slot_us + 2000], ["slots", 1, 0]]
     [got] = micropython.ask(["slot_irq", CONFIG, SCHEDULE, IR, plan])
-    assert 2 <= got["late"] <= 3  # the two after a 4 ms gap (a busy host may add one)
+    assert got["late"] == 2  # the two started 2 ms after their time; the on-time one is not
 
 
 def test_the_pio_program_times_a_1000_us_burst_in_a_slot_of_the_asked_length(micropython):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Iterator
 
 import pytest
+from ports import free_port
 from postgres import Postgres, running_postgres  # tests/league/postgres.py
 from venue import Venue, start_league
 
@@ -16,10 +16,7 @@ TABLES = ("cafe-1", "cafe-2", "cafe-3")
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[Postgres]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    yield from running_postgres(port)
+    yield from running_postgres(free_port())
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

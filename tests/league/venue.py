@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import secrets
-import socket
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from ports import free_port
 
 from companion.bus.client import BusClient
 from companion.bus.settings import MqttSettings
@@ -23,12 +23,6 @@ from companion.league.venue_broker import VenueBroker
 from companion.league.web import Organiser, create_venue_app
 
 ORGANISER_PIN = "1357"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class Venue:

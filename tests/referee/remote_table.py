@@ -28,12 +28,13 @@ CONTROL = {"X-Table-Pin": PIN}
 
 
 def write_config(path: Path, table: str, broker_port: int, web_port: int, seats: int,
-                 timing: dict[str, int] | None = None, extra: str = "") -> Path:
+                 timing: dict[str, int] | None = None, extra: str = "",
+                 filters: str = "hold_ms: 100") -> Path:
     timing_yaml = "" if timing is None else "  timing: " + json.dumps(timing) + "\n"
     path.write_text(
         f"table: {table}\n"
         f"mqtt:\n  url: mqtt://127.0.0.1:{broker_port}\n"
-        "sensors:\n  filters: {hold_ms: 100}\n"
+        f"sensors:\n  filters: {{{filters}}}\n"
         f"  sim:\n    guns: {list(range(1, seats + 1))}\n    hand: {{ideal: true}}\n"
         f"    slot_us: 1500\n    link_dir: {path.parent / 'ports'}\n"
         f"referee:\n  pin: \"{PIN}\"\n  journal: {path.parent / 'journal.sqlite3'}\n"

@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from gpiozero import Buzzer
 from gpiozero.pins.mock import MockFactory
 from local_table import NAMES8, LocalPort
+from waiting import wait_for
 
 from companion.referee.buzzer import LONG_S, CountdownBuzzer
-
-
-def wait_for(condition, timeout=5.0):
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.005)
 
 
 @pytest.fixture

@@ -24,12 +24,14 @@ from remote_table import CONTROL
 
 from companion.bots.table_bot import TableBot
 from companion.dashboard.server import DashboardServer
-from companion.referee.access import tells_a_hand
 from companion.referee.api import claim_seat
 from companion.rules.phases import ACTION_TYPES
 
 NAMES = ["Ana", "Bob", "Cyd", "Dee", "Eve"]
 Body = tuple[str, str, Any]  # who read it ("public", "control", "seat3"), from where, what
+# docs/SCENARIOS.md: an action names a card of its player's hand in `card`, `give` or
+# `discard`; only a `reveal`'s card is public (it turns the face-down card up)
+HAND_FIELDS = ("card", "give", "discard")
 
 
 class Stream:
@@ -94,8 +96,9 @@ def hand_marks(body: Any, seat_of: dict[str, int]) -> set[int]:
         me = obj.get("me")
         if isinstance(me, dict):
             seats.add(me["seat"])
-        if obj.get("type") in ACTION_TYPES and obj.get("player") in seat_of \
-                and tells_a_hand(obj):
+        if obj.get("type") in ACTION_TYPES and obj.get("type") != "reveal" \
+                and obj.get("player") in seat_of \
+                and any(obj.get(field) is not None for field in HAND_FIELDS):
             seats.add(seat_of[obj["player"]])
         if "hand" in obj:
             seats.add(obj["seat"])  # only a phone view has it, and names its seat

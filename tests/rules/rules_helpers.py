@@ -119,9 +119,9 @@ def lines(*parts: str) -> str:
 
 
 def states(seed: int, players: int, powers: bool, cards: str = "digital",
-           loot_mode: str = "digital") -> Iterator[GameState]:
+           loot_mode: str = "digital", played: list[Any] | None = None) -> Iterator[GameState]:
     """Every state a random legal game rests at, the end included (the same object, mutated:
-    look at it before asking for the next)."""
+    look at it before asking for the next); `played` gets each action before it is applied."""
     rnd = random.Random(seed)
     s = new_game(random_setup(rnd, players, seed, powers, cards, loot_mode))
     deck = official_deck()
@@ -131,11 +131,14 @@ def states(seed: int, players: int, powers: bool, cards: str = "digital",
         if phase_of(s).then is None:
             return
         legal = legal_actions(s)
-        apply_in_place(s, rnd.choice(legal) if legal else deal_action(s, deck))
+        action = rnd.choice(legal) if legal else deal_action(s, deck)
+        if played is not None:
+            played.append(action)
+        apply_in_place(s, action)
 
 
-def mixed_games(n: int) -> Iterator[GameState]:
+def mixed_games(n: int, played: list[Any] | None = None) -> Iterator[GameState]:
     for i in range(n):
         yield from states(i, 4 + i % 5, powers=i % 4 != 0,
                           cards="physical" if i % 3 == 0 else "digital",
-                          loot_mode="physical" if i % 5 == 0 else "digital")
+                          loot_mode="physical" if i % 5 == 0 else "digital", played=played)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rules_helpers import FOUR, deal_due, mixed_games, state_of, states
+from still_to_act import StillToAct
 
 from companion.rules import (
     TABLE,
@@ -23,7 +24,7 @@ from companion.rules import (
     waiting,
     waiting_for,
 )
-from companion.rules.actions import FIELDS
+from companion.rules.actions import FIELDS, Aim, Choose
 from companion.rules.engine import window
 from companion.rules.phases import (
     ACTION_TYPES,
@@ -155,39 +156,32 @@ def test_the_kid_is_waited_for_only_once_every_other_living_player_has_aimed():
     assert saw_kid_alone and saw_kid_waiting
 
 
-# -- the countdown: what the referee accepts -----------------------------------------------
+# -- the countdown: what the rules say -----------------------------------------------------
 
 
-def referee_countdown(s: GameState) -> str | None:
-    """What `Table._countdown` in companion/referee/table.py accepts (before issue 11):
-    the hold-up while a living player has not aimed, the courage step while a living player
-    has not decided. (Its stage and pause checks are the referee's own.)"""
-    if s.phase == "holdup" and any(not p.aimed for p in s.living()):
-        return "holdup"
-    if s.phase == "courage" and any(p.down is None for p in s.living()):
-        return "courage"
-    return None
-
-
-def referee_reads(s: GameState) -> list[str]:
-    """Whom the referee's snapshot after a countdown reads (`Table._snapshot`)."""
-    if s.phase == "courage":
-        return [p.name for p in s.living() if p.down is None]
-    left = [p for p in s.living() if not p.aimed]
-    kid_turn = all(p.power == KID for p in left)
-    return [p.name for p in left if (p.power == KID) == kid_turn]
-
-
-def test_countdown_step_agrees_with_the_referee_over_many_games():
-    counted = 0
-    for s in mixed_games(300):
-        step = countdown_step(s)
-        assert step == referee_countdown(s)
-        if step is not None:
-            counted += 1
-            assert list(waiting_for(s)) == referee_reads(s)
-            assert phase_of(s).stage == COUNTDOWN
-    assert counted
+def test_countdown_step_follows_the_rules_over_many_games():
+    """R3 and R25, told from the actions played, not from the state's flags: everyone aims
+    at once on "three" (the Kid after every other living player), then everyone decides at
+    once whether to lie down. So the hold-up has a countdown while a living player has not
+    aimed in it, the courage step while one has not decided, and the count reads those
+    players (only the Kid, once the Kid alone has still to aim)."""
+    played: list[Action] = []
+    turn, seen, counted = StillToAct(), 0, 0
+    for s in mixed_games(300, played):
+        for a in played[seen:]:
+            turn.played(a)
+        seen = len(played)
+        left = turn.left(s)
+        expected = s.phase if left else None
+        assert countdown_step(s) == expected
+        if expected is None:
+            continue
+        counted += 1
+        kid_alone = s.phase == "holdup" and all(p.power == KID for p in left)
+        assert list(waiting_for(s)) == [p.name for p in left if s.phase == "courage"
+                                        or (p.power == KID) == kid_alone]
+        assert phase_of(s).stage == COUNTDOWN
+    assert counted > 1000
 
 
 KID_TABLE = FOUR + "powers: {Dee: kid}\n"
@@ -199,7 +193,7 @@ def play(s: GameState, *actions: Action) -> GameState:
     return s
 
 
-CHOSEN = [Action("choose", n, card="click") for n in ("Ana", "Bob", "Cyd", "Dee")]
+CHOSEN = [Choose(n, card="click") for n in ("Ana", "Bob", "Cyd", "Dee")]
 
 
 def test_a_countdown_for_the_kid_alone_once_the_others_have_aimed():
@@ -209,20 +203,20 @@ def test_a_countdown_for_the_kid_alone_once_the_others_have_aimed():
     s = play(state_of(KID_TABLE), *CHOSEN)
     assert countdown_step(s) == "holdup"
     assert waiting_for(s) == ("Ana", "Bob", "Cyd")
-    s = play(s, Action("aim", "Ana", target="Bob"), Action("aim", "Bob", target=None))
+    s = play(s, Aim("Ana", target="Bob"), Aim("Bob", target=None))
     assert waiting_for(s) == ("Cyd",)
-    s = play(s, Action("aim", "Cyd", target="Ana"))
+    s = play(s, Aim("Cyd", target="Ana"))
     assert countdown_step(s) == "holdup"
     assert waiting(s) == ("holdup", ("Dee",))
     assert [str(a) for a in legal_actions(s)][:1] == ["{type: aim, player: Dee, target: null}"]
-    s = play(s, Action("aim", "Dee", target="Ana"))
+    s = play(s, Aim("Dee", target="Ana"))
     assert countdown_step(s) is None
     assert waiting(s) == ("privilege", ("Ana",))
 
 
 def test_no_countdown_once_everyone_has_acted_even_with_a_window_open():
     header = FOUR + "powers: {Bob: cunning}\n"
-    s = play(state_of(header), *CHOSEN, *[Action("aim", n, target=t) for n, t in
+    s = play(state_of(header), *CHOSEN, *[Aim(n, target=t) for n, t in
                                           (("Ana", "Bob"), ("Bob", "Cyd"), ("Cyd", "Dee"),
                                            ("Dee", "Ana"))])
     assert s.phase == "holdup"

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 import pytest
 from waiting import wait_for
 
-from companion.clock import MonotonicClock
+from companion.clock import SYSTEM_CLOCK, FakeClock, MonotonicClock
 from companion.sensors.facts import CallbackSink
 from companion.sensors.scheduler import Scheduler
 from companion.sensors.serial_link import HubLink, find_port
@@ -14,16 +14,20 @@ from companion.sensors.settings import BoardSettings, Filters
 from companion.sensors.sim.pty import PtyPort
 from companion.wire.linecodec import encode
 
+FILTERS = Filters(hold_ms=100)
+
 
 class Rig:
-    def __init__(self, tmp_path, expect_id=None):
+    def __init__(self, tmp_path, expect_id=None, transport=SYSTEM_CLOCK,
+                 filters=FILTERS):
         self.facts, self.devices = queue.Queue(), queue.Queue()
         self.port = PtyPort(str(tmp_path / "hub"))
         self.port.plug()
         self.scheduler = Scheduler(MonotonicClock())
         settings = BoardSettings(name="hub", port=self.port.link_path, board_id=expect_id)
-        self.link = HubLink(settings, Filters(hold_ms=100), CallbackSink(
-            self.facts.put, self.devices.put), self.scheduler, self.scheduler.clock)
+        self.link = HubLink(settings, filters, CallbackSink(
+            self.facts.put, self.devices.put), self.scheduler, self.scheduler.clock,
+            transport=transport)
         self.seq = 0
         self.link.start()
 
@@ -87,6 +91,28 @@ def test_bad_lines_are_counted_by_reason_and_the_link_carries_on(rig):
     assert dict(rig.link.dropped) == {"bad_crc": 1, "not_ascii": 1, "unknown": 1,
                                       "schedule": 1, "range": 1, "too_long": 1}
     assert rig.link.dropped_total() == 6 and rig.link.online
+
+
+def test_a_hub_goes_silent_by_the_links_own_clock(tmp_path):
+    """Liveness runs on the link's transport clock: here a fake one, moved by hand, so a
+    minute of silence (the most a config may set) is counted exactly and at once."""
+    wire = FakeClock()
+    rig = Rig(tmp_path, transport=wire, filters=Filters(hold_ms=100, board_silence_ms=60_000))
+    try:
+        rig.hello()
+        wire.advance(59_999)
+        for n in (1, 2):  # bad lines: each read and dropped, then silence checked, in turn
+            rig.port.write(b"SEEN 1 2 3 4*0000\n")
+            wait_for(lambda n=n: rig.link.dropped["bad_crc"] == n, what=f"bad line {n} read")
+        told = []
+        while not rig.devices.empty():  # (the SLOTS line may have told the schedule)
+            told.append(rig.devices.get())
+        assert rig.link.online and all(i.online for i in told), "not silent yet"
+        wire.advance(2)
+        info = rig.devices.get(timeout=5)
+        assert (info.online, info.reason) == (False, "silent")
+    finally:
+        rig.close()
 
 
 def test_a_line_gone_missing_is_asked_again_and_only_what_changed_counts(rig):
