@@ -94,13 +94,16 @@ class TableModel:
     # -- the hands --------------------------------------------------------------------
 
     def intent(self, gun: int, kind: str, target: int | None = None, other: int | None = None,
-               at_ms: float | None = None, speed_dps: float = 90.0) -> float:
+               at_ms: float | None = None, speed_dps: float = 90.0,
+               offset_deg: float | None = None,
+               tremor_deg: tuple[float, float] | None = None) -> float:
         """Plan what gun's hand does from at_ms (default now); returns when it gets there.
 
         hold, swing: reach target (a new aim: new offset, tremor and roll); swing is a hold
         that starts on another target. between: point midway between target and other.
         sweep: raise, sweep across target then other at speed_dps, let the gun down.
-        lower: let the gun down."""
+        lower: let the gun down. `offset_deg`: a hold off by this much (a lazy aim)
+        instead of the hand's usual offset; `tremor_deg`: a shaky hand's tremor range."""
         t = self.now if at_ms is None else at_ms
         pointing = self._hands[gun]
         az0, el0 = pointing.base(t)
@@ -116,10 +119,12 @@ class TableModel:
                 assert other is not None, "between needs two targets"
                 aim2 = self.bearing(gun, other)
                 aim = ((aim[0] + aim2[0]) / 2, (aim[1] + aim2[1]) / 2)
-            daz, delv = self.hand.draw_offset(self.rng, self.hand.offset_deg)
+            daz, delv = (self.hand.draw_offset(self.rng, self.hand.offset_deg)
+                         if offset_deg is None else Hand(offset_deg, "fixed").draw_offset(
+                             self.rng, offset_deg))
             az1, el1 = aim[0] + daz, aim[1] + delv
             end = t + self.hand.reach_ms(math.hypot(az1 - az0, el1 - el0))
-            pointing.aim_shakes(self.rng)
+            pointing.aim_shakes(self.rng, tremor_deg)
             pointing.add(Move(t, end, az0, el0, az1, el1))
             if kind != "between":
                 aims[-1][1:3] = target, end
