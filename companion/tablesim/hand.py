@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 from companion.wire.motion import LOWER_DEG
 
-LOWERED_EL = -60.0  # a gun let down toward the lap
+LOWERED_EL = -80.0  # a gun let down toward the floor or a lap
 GYRO_BIAS_DPS = 10.0  # an IMU's gyro reads up to this at rest (LSM6DS3TR-C zero-rate level)
 DIFF_MS = 0.5  # the hand's rates by central differences over twice this
 
@@ -95,9 +95,11 @@ class Pointing:
                           rng.uniform(0, 2 * math.pi))
         self.aim_shakes(rng)
 
-    def aim_shakes(self, rng: random.Random) -> None:
-        """A new aim: new tremor, new roll (which turns the boresight error)."""
-        lo, hi = self.hand.tremor_deg
+    def aim_shakes(self, rng: random.Random, tremor_deg: tuple[float, float] | None = None
+                   ) -> None:
+        """A new aim: new tremor (`tremor_deg`: a shaky hand's instead of the usual), new
+        roll (which turns the boresight error)."""
+        lo, hi = tremor_deg or self.hand.tremor_deg
         amp = rng.uniform(lo, hi) * math.sqrt(2)
         tau = 2 * math.pi / 1000.0
         self.tremor = [(amp, tau * rng.uniform(8, 12), rng.uniform(0, 2 * math.pi))

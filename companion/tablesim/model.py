@@ -42,6 +42,7 @@ class TableModel:
         self._cos_edge = math.cos(math.radians(self.optics.acceptance_deg
                                                + self.optics.penumbra_deg))
         self._ambient = 1 - (1 - self.optics.ambient) ** len(self.seats)
+        self._hidden = {p.seat for p in table.places if p.hides_badge}  # while aiming
         self._hands = {s: Pointing(self.hand, rng, (0.0, LOWERED_EL)) for s in self.seats}
         self._bias = {s: (rng.uniform(-GYRO_BIAS_DPS, GYRO_BIAS_DPS),
                           rng.uniform(-GYRO_BIAS_DPS, GYRO_BIAS_DPS)) for s in self.seats}
@@ -61,11 +62,13 @@ class TableModel:
 
     def detect(self, t_ms: float, beacon_seat: int) -> int:
         """Mask of guns (bit s-1) whose receiver reports `beacon_seat`'s burst at t_ms;
-        `beacon_seat` 0 is the dark slot, where only ambient light fires receivers."""
+        `beacon_seat` 0 is the dark slot, where only ambient light fires receivers. A badge
+        its holder's grip covers sends nothing while the holder's gun is up."""
         self.now = t_ms
         rng = self.rng
         mask = 0
-        if beacon_seat:
+        if beacon_seat and not (beacon_seat in self._hidden
+                                and not lowered_at_rest(self._hands[beacon_seat], t_ms)):
             cos_edge = self._cos_edge
             optics = self.optics
             for gun, ways in self._pairs[beacon_seat]:
@@ -91,13 +94,16 @@ class TableModel:
     # -- the hands --------------------------------------------------------------------
 
     def intent(self, gun: int, kind: str, target: int | None = None, other: int | None = None,
-               at_ms: float | None = None, speed_dps: float = 90.0) -> float:
+               at_ms: float | None = None, speed_dps: float = 90.0,
+               offset_deg: float | None = None,
+               tremor_deg: tuple[float, float] | None = None) -> float:
         """Plan what gun's hand does from at_ms (default now); returns when it gets there.
 
         hold, swing: reach target (a new aim: new offset, tremor and roll); swing is a hold
         that starts on another target. between: point midway between target and other.
         sweep: raise, sweep across target then other at speed_dps, let the gun down.
-        lower: let the gun down."""
+        lower: let the gun down. `offset_deg`: a hold off by this much (a lazy aim)
+        instead of the hand's usual offset; `tremor_deg`: a shaky hand's tremor range."""
         t = self.now if at_ms is None else at_ms
         pointing = self._hands[gun]
         az0, el0 = pointing.base(t)
@@ -113,10 +119,12 @@ class TableModel:
                 assert other is not None, "between needs two targets"
                 aim2 = self.bearing(gun, other)
                 aim = ((aim[0] + aim2[0]) / 2, (aim[1] + aim2[1]) / 2)
-            daz, delv = self.hand.draw_offset(self.rng, self.hand.offset_deg)
+            daz, delv = (self.hand.draw_offset(self.rng, self.hand.offset_deg)
+                         if offset_deg is None else Hand(offset_deg, "fixed").draw_offset(
+                             self.rng, offset_deg))
             az1, el1 = aim[0] + daz, aim[1] + delv
             end = t + self.hand.reach_ms(math.hypot(az1 - az0, el1 - el0))
-            pointing.aim_shakes(self.rng)
+            pointing.aim_shakes(self.rng, tremor_deg)
             pointing.add(Move(t, end, az0, el0, az1, el1))
             if kind != "between":
                 aims[-1][1:3] = target, end

@@ -8,7 +8,8 @@ y to its left, z up through its top). Pure, for the hub (MicroPython) and the co
   complementary filter, `EL_MS`): a hand's acceleration while it moves fools the
   accelerometer for a moment, the gyro does not. A gun is lowered below `LOWER_DEG` and
   raised again above `RAISE_DEG`: a standing player aiming down at a seated neighbour
-  points 25 to 40° down (tests/tablesim), a gun let down toward the lap 60° or more.
+  points up to 40° down, 55° from the shoulder at a crowded 0.9 m table (the simulated
+  tables' steepest aim, tests/tablesim); a gun let down points at the floor or a lap.
 - **Stillness**: the pointing direction is integrated from the gyro (bias removed),
   smoothed over `SMOOTH_MS` (the 8 to 12 Hz tremor), and the gun's rate is how far that
   direction turned over the last `RATE_MS`, divided by it. A look counts toward an aim
@@ -18,20 +19,22 @@ y to its left, z up through its top). Pure, for the hub (MicroPython) and the co
   0.3 to 0.5°, 6.5 with twice the drift) and a sweep at 10 °/s at least 7.5 °/s
   (docs/PERFORMANCE.md, "Stillness").
 - **Gyro bias**: a MEMS gyro reads up to ±10 °/s at rest; the hub learns it: the mean of
-  the first `LEARN` samples while the gun is lowered (on the table or in a lap), then a
+  the first `LEARN` samples while the gun is lowered (on the table or in a lap) and not
+  swung (within `BIAS_GATE_DPS` of the estimate: a bias and a tremor at most), then a
   slow average (`BIAS_MS`) of the samples taken while the gun is still or lowered.
 """
 
 import math
 
-LOWER_DEG = -50.0  # lowered below this elevation,
-RAISE_DEG = -42.0  # raised again above this one
+LOWER_DEG = -65.0  # lowered below this elevation (toward the floor or a lap),
+RAISE_DEG = -55.0  # raised again above this one
 STILL_DPS = 7.0  # a look counts toward an aim only while the gun turns slower than this
 RATE_MS = 250  # the rate is the turn over this long
 SMOOTH_MS = 40  # the direction is smoothed over this long first
 EL_MS = 300  # the accelerometer corrects the gyro's elevation over this long
 BIAS_MS = 8000  # the bias estimate's time constant once learnt
 LEARN = 64  # samples of the first estimate (about a second)
+BIAS_GATE_DPS = 30.0  # a first sample further than this from the estimate is a movement
 RING = 32  # samples kept for the rate: RATE_MS at up to 128 samples a second
 MAX_GAP_MS = 200  # a longer gap between samples restarts the rate
 TICKS_MASK = (1 << 30) - 1  # board clocks wrap at 2**30 ms
@@ -100,14 +103,16 @@ class GunMotion:
 
     def _learn(self, gy, gz, dt):
         """The mean of the first LEARN samples taken while lowered (tremor and drift
-        average out); then a slow average (BIAS_MS) of those taken while the gun is still
-        or lowered (a slow sweep teaches nothing; a gun let down corrects any error)."""
+        average out); then a slow average (BIAS_MS) of those taken while the gun is still,
+        or lowered and calm (a slow sweep teaches nothing; a gun let down corrects any
+        error, however large)."""
+        calm = abs(gy - self._bias_y) <= BIAS_GATE_DPS and abs(gz - self._bias_z) <= BIAS_GATE_DPS
         if self._learnt < LEARN:
-            if self.raised:
-                return  # first learnt while lowered: a gun raised at once is moving
+            if self.raised or not calm:
+                return  # learnt while lowered and not swung: a bias and a tremor at most
             self._learnt += 1
             w = 1.0 / self._learnt
-        elif self.rate <= STILL_DPS or not self.raised:
+        elif self.rate <= STILL_DPS or (calm and not self.raised):
             w = min(1.0, dt / BIAS_MS)
         else:
             return

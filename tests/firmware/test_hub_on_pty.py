@@ -46,15 +46,15 @@ def seen_rounds(lines):
 
 
 def test_hub_says_hello_and_reports_the_rounds_its_slot_clock_plays(start):
-    down = {str(s): LEVEL if s != 2 else [0, 0, 0, -14197, 0, 8197] for s in range(1, 9)}
-    hub = start([SEEN_3_BY_1, *ALL_UP, {"at_ms": 400, "imu": down}])  # gun 2 lowered 60°
+    down = {str(s): LEVEL if s != 2 else [0, 0, 0, -15410, 0, 5607] for s in range(1, 9)}
+    hub = start([SEEN_3_BY_1, *ALL_UP, {"at_ms": 400, "imu": down}])  # gun 2 lowered 70°
     hello = [fields(hub.line()) for _ in range(18)]
     assert hello[0][3:] == ["3", "hub", "hub", "0.3.0", "0"]
     assert [f[3:5] for f in hello[1:17:2]] == [[str(s), "down"] for s in range(1, 9)]
     assert [f[3:] for f in hello[2:17:2]] == [[str(s), "up"] for s in range(1, 9)]
     assert hello[17][3:] == ["SLOTS", "2000", "1,2,3,4,5,6,7,8"][1:]
     lines = hub.wait_for(lambda f: f[0] == "GUN" and f[4] == "down", timeout=5)
-    assert fields(lines[-1])[3:5] == ["2", "down"] and int(fields(lines[-1])[5]) <= -50
+    assert fields(lines[-1])[3:5] == ["2", "down"] and int(fields(lines[-1])[5]) <= -65
     seen = [fields(r) for r in lines if fields(r)[0] == "SEEN"]
     assert len(seen) > 10 and all(f[4] == "4,0,0,0,0,0,0,0" for f in seen)
     rounds = [int(f[3]) for f in seen]
