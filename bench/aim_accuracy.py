@@ -1,7 +1,7 @@
 """Aim accuracy: scripted hands on simulated tables, through the aim rule and the referee.
 
     .venv/bin/python bench/aim_accuracy.py [--trials N] [--seed S] [--quick]
-                                           [--json FILE] [--svg FILE]
+                                           [--optics SCENE] [--json FILE] [--svg FILE]
 
 For each table (round and rectangular, 0.9 to 1.6 m, 4 to 8 seats), offset (1 to 5 degrees
 RMS) and lock feedback (off, on), plays `trials` scenes: every gun gets one intent (hold a
@@ -30,6 +30,8 @@ from companion.referee.timing import Timing, Track, aim_snapshot
 from companion.sensors.looks import seats_of
 from companion.tablesim import TableModel, make_table
 from companion.tablesim.hand import LOWERED_EL, Hand
+from companion.tablesim.optics import Optics
+from companion.tablesim.parts import Parts
 from companion.wire import aimrule
 
 SLOT_US = 2000
@@ -42,6 +44,12 @@ TABLES = ([("round", size, str(n)) for n in (4, 6, 8) for size in SIZES]
           + [("rect", size, seating) for seating in ("2+2", "3+3", "2+2+1+1", "3+3+1+1", "4+4")
              for size in SIZES])
 OFFSETS = (1.0, 2.0, 3.0, 4.0, 5.0)
+OPTICS = {  # --optics: the table's optics (companion/tablesim/optics.py)
+    "typical": Optics(),
+    "worst": Optics(parts=Parts("worst")),  # weakest LEDs, least sensitive receivers, 4.75 V
+    "cloth": Optics(cloth=0.8),  # a white cloth on the table
+    "cards": Optics(cards=0.8),  # white cards lying in front of every player
+}
 INTENTS = (("hold", 0.30), ("swing", 0.20), ("late swing", 0.10), ("sweep", 0.15),
            ("between", 0.15), ("lower", 0.10))
 
@@ -161,13 +169,14 @@ def scene(model: TableModel, rng: random.Random, tally: Counter) -> None:
 
 def run_case(case: tuple) -> dict:
     """All scenes of one (table, offset, feedback) case, on its own seed stream."""
-    seed, trials, shape, size, seats, offset, feedback = case
+    seed, trials, shape, size, seats, offset, feedback, optics = case
     rng = random.Random(f"{seed}/{shape}/{size}/{seats}/{offset}/{feedback}")
     table = make_table(shape, size, seats)
     tally: Counter = Counter()
     hand = Hand(offset_deg=offset)
     for _ in range(trials):
-        scene(TableModel(table, rng, hand=hand, feedback=feedback), rng, tally)
+        scene(TableModel(table, rng, hand=hand, feedback=feedback, optics=OPTICS[optics]),
+              rng, tally)
     held = sum(v for (k, _), v in tally.items() if k == "held")
     sweeps = sum(v for (k, _), v in tally.items() if k == "sweep")
     lowers = sum(v for (k, _), v in tally.items() if k == "lower")
@@ -189,7 +198,8 @@ def cases(args: argparse.Namespace) -> list[tuple]:
         tables = [("round", 1.2, "8"), ("round", 0.9, "4"), ("rect", 1.6, "3+3"),
                   ("rect", 1.2, "2+2+1+1")]
         offsets = (3.0,)
-    return [(args.seed, args.trials * (2 if offset == 3.0 else 1), *table, offset, fb)
+    return [(args.seed, args.trials * (2 if offset == 3.0 else 1), *table, offset, fb,
+             args.optics)
             for table in tables for offset in offsets for fb in (False, True)]
 
 
@@ -286,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="scenes per case (doubled at 3 degrees)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="a few tables at 3 degrees (CI)")
+    parser.add_argument("--optics", choices=OPTICS, default="typical",
+                        help="the parts and the table top (default: typical parts, no cloth)")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--svg", type=Path)
     parser.add_argument("--workers", type=int, default=None, help="default: all cores")
@@ -301,6 +313,7 @@ def main(argv: list[str] | None = None) -> int:
           f"wrong <= 0.5 %, no sweep counted and correct >= 99.5 %")
     if args.json:
         args.json.write_text(json.dumps({"seed": args.seed, "trials": args.trials,
+                                         "optics": args.optics,
                                          "quick": args.quick, "results": results}, indent=1))
     if args.svg:
         args.svg.write_text(svg_chart(results))
