@@ -1,8 +1,8 @@
 """Aim accuracy: scripted hands on simulated tables, through the aim rule and the referee.
 
     .venv/bin/python bench/aim_accuracy.py [--trials N] [--seed S] [--quick]
-                                           [--json FILE] [--svg FILE]
-    .venv/bin/python bench/aim_accuracy.py --grips [--trials N] [--seed S]
+                                           [--optics SCENE] [--json FILE] [--svg FILE]
+    .venv/bin/python bench/aim_accuracy.py --grips [--trials N] [--seed S] [--optics SCENE]
     .venv/bin/python bench/aim_accuracy.py --stillness [--seed S]
 
 For each table (round and rectangular, 0.9 to 1.6 m, 4 to 8 seats), offset (1 to 5 degrees
@@ -37,6 +37,8 @@ from companion.sensors.looks import seats_of
 from companion.tablesim import TableModel, make_table
 from companion.tablesim.geometry import GRIPS
 from companion.tablesim.hand import LOWERED_EL, Hand
+from companion.tablesim.optics import Optics
+from companion.tablesim.parts import Parts
 from companion.wire import aimrule
 from companion.wire.motion import TICKS_MASK, GunMotion
 
@@ -50,6 +52,12 @@ TABLES = ([("round", size, str(n)) for n in (4, 6, 8) for size in SIZES]
           + [("rect", size, seating) for seating in ("2+2", "3+3", "2+2+1+1", "3+3+1+1", "4+4")
              for size in SIZES])
 OFFSETS = (1.0, 2.0, 3.0, 4.0, 5.0)
+OPTICS = {  # --optics: the table's optics (companion/tablesim/optics.py)
+    "typical": Optics(),
+    "worst": Optics(parts=Parts("worst")),  # weakest LEDs, least sensitive receivers, 4.75 V
+    "cloth": Optics(cloth=0.8),  # a white cloth on the table
+    "cards": Optics(cards=0.8),  # white cards lying in front of every player
+}
 INTENTS = (("hold", 0.30), ("swing", 0.20), ("late swing", 0.10), ("sweep", 0.15),
            ("between", 0.15), ("lower", 0.10))
 MORE_INTENTS = (("lazy", 0.05), ("shaky", 0.05))  # with --grips
@@ -187,9 +195,9 @@ def scene(model: TableModel, rng: random.Random, tally: Counter, more: bool = Fa
 
 
 def run_case(case: tuple) -> dict:
-    """All scenes of one (table, offset, feedback[, grip, stance]) case, on its own seed
-    stream; with a grip, the lazy and shaky holds are played too."""
-    seed, trials, shape, size, seats, offset, feedback, *how = case
+    """All scenes of one (table, offset, feedback, optics[, grip, stance]) case, on its own
+    seed stream; with a grip, the lazy and shaky holds are played too."""
+    seed, trials, shape, size, seats, offset, feedback, optics, *how = case
     grip, stance = how or ("held out", "seated")
     name = f"{seed}/{shape}/{size}/{seats}/{offset}/{feedback}"
     rng = random.Random(name + (f"/{grip}/{stance}" if how else ""))
@@ -197,7 +205,8 @@ def run_case(case: tuple) -> dict:
     tally: Counter = Counter()
     hand = Hand(offset_deg=offset)
     for _ in range(trials):
-        scene(TableModel(table, rng, hand=hand, feedback=feedback), rng, tally, bool(how))
+        scene(TableModel(table, rng, hand=hand, feedback=feedback, optics=OPTICS[optics]),
+              rng, tally, bool(how))
     held = sum(v for (k, _), v in tally.items() if k == "held")
     sweeps = sum(v for (k, _), v in tally.items() if k == "sweep")
     lowers = sum(v for (k, _), v in tally.items() if k == "lower")
@@ -215,7 +224,7 @@ def run_case(case: tuple) -> dict:
 
 def cases(args: argparse.Namespace) -> list[tuple]:
     if args.grips:
-        return [(args.seed, args.trials, *table, 3.0, fb, grip, stance)
+        return [(args.seed, args.trials, *table, 3.0, fb, args.optics, grip, stance)
                 for table in GRIP_TABLES for grip in GRIPS for stance in ("seated", "mixed")
                 for fb in (False, True)]
     tables = TABLES
@@ -224,7 +233,8 @@ def cases(args: argparse.Namespace) -> list[tuple]:
         tables = [("round", 1.2, "8"), ("round", 0.9, "4"), ("rect", 1.6, "3+3"),
                   ("rect", 1.2, "2+2+1+1")]
         offsets = (3.0,)
-    return [(args.seed, args.trials * (2 if offset == 3.0 else 1), *table, offset, fb)
+    return [(args.seed, args.trials * (2 if offset == 3.0 else 1), *table, offset, fb,
+             args.optics)
             for table in tables for offset in offsets for fb in (False, True)]
 
 
@@ -390,6 +400,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="scenes per case (doubled at 3 degrees)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="a few tables at 3 degrees (CI)")
+    parser.add_argument("--optics", choices=OPTICS, default="typical",
+                        help="the parts and the table top (default: typical parts, no cloth)")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--svg", type=Path)
     parser.add_argument("--workers", type=int, default=None, help="default: all cores")
@@ -412,6 +424,7 @@ def main(argv: list[str] | None = None) -> int:
           f"wrong <= 0.5 %, no sweep counted and correct >= 99.5 %")
     if args.json:
         args.json.write_text(json.dumps({"seed": args.seed, "trials": args.trials,
+                                         "optics": args.optics,
                                          "quick": args.quick, "results": results}, indent=1))
     if args.svg:
         args.svg.write_text(svg_chart(results))

@@ -3,6 +3,7 @@ and hardware/IR.md both rest on, checked against the printed parts and hand calc
 
 import math
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,25 @@ def test_cloth_and_cards_add_weaker_diffuse_paths_only_when_on_the_table():
         assert direct.irradiance > 0
         assert all(d.irradiance < direct.irradiance / 10 for d in diffuse[1:])
         assert all(d.el_deg < 0 for d in diffuse[1:])  # they lie on the table, below the gun
+
+
+def weakest_link(optics: Optics) -> float:
+    """The weakest direct light (mW/m²) from a badge to a gun on the aim bench's tables."""
+    sys.path.insert(0, str(CAD.parents[1] / "bench"))  # a script, not a package
+    from aim_accuracy import TABLES
+
+    return min(w[0].irradiance for shape, size, seating in TABLES
+               for w in paths(optics, make_table(shape, size, seating)).values()
+               if w[0].irradiance > 0)
+
+
+def test_the_bench_figures_of_the_weakest_link_are_the_models():
+    doc = " ".join((CAD.parents[1] / "docs" / "PERFORMANCE.md").read_text().split())
+    typical, worst = Optics(), Optics(parts=Parts("worst"))
+    e = weakest_link(typical)
+    assert (f"weakest link on these tables is {e:.1f} mW/m² (round 1.6 m, 6 seats), "
+            f"+{typical.margin_db(e):.1f} dB, which the gun sees out to "
+            f"±{typical.acceptance_at(e):.1f}° off axis") in doc
+    w = weakest_link(worst)
+    assert (f"(weakest link +{worst.margin_db(w):.1f} dB, seen out to "
+            f"±{worst.acceptance_at(w):.1f}°)") in doc
