@@ -81,6 +81,8 @@ class DashboardServer:
         self._posted: deque[Callable[[], None]] = deque()  # for the connection thread
         self._jobs: tuple[deque[Any], deque[Any]] = (deque(), deque())  # proven first
         self._work = threading.Condition()
+        self._unproven_threads = max(1, settings.threads // 2)
+        self._unproven_busy = 0
         self._threads: list[threading.Thread] = []
         self._accepting_at = 0.0  # when accepting resumes after running out of descriptors
         self._stopping = self._stopped = False  # the workers', the caller's
@@ -130,15 +132,24 @@ class DashboardServer:
     # -- the workers -----------------------------------------------------------------
 
     def _worker(self) -> None:
+        """Proven requests first; unproven ones on half the threads at most, so a flood of
+        them leaves the Godfather's a thread and a fair share of the interpreter."""
         while True:
             with self._work:
-                self._work.wait_for(lambda: self._stopping or any(self._jobs))
+                self._work.wait_for(lambda: self._stopping or bool(self._jobs[0]) or bool(
+                    self._jobs[1] and self._unproven_busy < self._unproven_threads))
                 if self._stopping:
                     return
-                client, request, body = (self._jobs[0] or self._jobs[1]).popleft()
+                unproven = not self._jobs[0]
+                client, request, body = self._jobs[unproven].popleft()
+                self._unproven_busy += unproven
             answer = Answer(request, body)
             answer.run(self.app)
             self._post(partial(self._answered, client, answer))
+            if unproven:
+                with self._work:
+                    self._unproven_busy -= 1
+                    self._work.notify()
 
     # -- the connection thread -------------------------------------------------------
 

@@ -20,7 +20,7 @@ from companion.league.settings import LeagueSettings, Venue
 if TYPE_CHECKING:
     from companion.config import Config
 
-KEEPALIVE_S = 10  # a lost venue link is noticed within 1.5 times this
+KEEPALIVE_S = 6  # a silent venue link is noticed within 15 s (bench/league_offline.py)
 
 
 def bridge_conf(table: str, venue: Venue) -> str:
