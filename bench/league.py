@@ -41,7 +41,7 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.league import topics
+from companion.bus.topics import Topics
 from companion.league.simtable import sim_game
 
 TABLES_PER_WORKER = 200
@@ -80,7 +80,7 @@ class SimTable:
         self.sent: dict[str, float] = {}
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"bench-{table}")
         self.client.username_pw_set(table, password)
-        self.client.on_connect = lambda c, *_a: c.subscribe(topics.ack(table), qos=1)
+        self.client.on_connect = lambda c, *_a: c.subscribe(Topics(table).league_ack, qos=1)
         self.client.on_message = self._ack
         self.client.connect("127.0.0.1", port)
         self.client.loop_start()
@@ -109,7 +109,7 @@ class SimTable:
             joined = 0.0
             message = game.result(self.table, self.tag, time.time() * 1000)
             self.sent[message["uid"]] = time.monotonic()
-            self.client.publish(topics.result(self.table), json.dumps(message), qos=1)
+            self.client.publish(Topics(self.table).league_result, json.dumps(message), qos=1)
 
     def close(self) -> None:
         self.client.loop_stop()

@@ -121,7 +121,7 @@ sensors:
 referee: {{pin: "2468"}}
 dashboard: {{host: 127.0.0.1, port: 0}}
 """, "bench-outage.yaml"), str(tmp / "journal.sqlite3"))
-    broker = running.bridge.broker
+    broker = running.broker
     stream = StreamWatcher(running.server.port)
     state = Watcher(poll(running.url + "/api/state"))
     to_stream, to_state, back = [], [], []

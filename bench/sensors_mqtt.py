@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion import config
 from companion.bus.client import BusClient
 from companion.bus.settings import MqttSettings
-from companion.sensors import build_bridge
+from companion.runner import start_sensors
 
 
 def free_port() -> int:
@@ -88,9 +88,9 @@ sensors:
   gpio: {{pin_factory: mock, standees: [{{seat: 5, pin: 5}}]}}
   sim: {{guns: [1, 2], link_dir: {tmp}, hand: {{ideal: true}}}}
 """, "bench")
-    bridge = build_bridge(cfg).start()
+    table_broker, bridge = start_sensors(cfg)
     arrivals: queue.Queue[tuple[int, str, bytes]] = queue.Queue()
-    user = None if broker else ("viewer", bridge.broker.credentials["viewer"])
+    user = None if broker else ("viewer", table_broker.credentials["viewer"])
     sub = subscribe(args.subscriber, port, bridge.topics.all, arrivals, args.sub_qos, user,
                     cfg.mqtt)
     try:
@@ -117,6 +117,8 @@ sensors:
     finally:
         sub.stop()
         bridge.stop()
+        if table_broker is not None:
+            table_broker.stop()
         if broker:
             broker.terminate()
             broker.wait()

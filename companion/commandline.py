@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 import threading
@@ -47,8 +48,32 @@ def prepare(config_path: str | None, log_level: str) -> tuple[Config, threading.
 
 
 def stop_event() -> threading.Event:
-    """An event set by SIGINT (Ctrl-C) or SIGTERM, for a clean stop."""
+    """An event set by SIGINT (Ctrl-C) or SIGTERM, for a clean stop, however many come.
+
+    Python runs a signal's handler in the main thread between two of its steps, so a handler
+    that set the event could wait forever for the event's own lock, held by the very step
+    it interrupted (a second signal while the first was being handled). So the handlers do
+    nothing: the signal's number reaches a pipe at C level (`signal.set_wakeup_fd`), and a
+    thread reading that pipe sets the event."""
     stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
+    read, write = os.pipe()
+    os.set_blocking(write, False)
+    signal.set_wakeup_fd(write, warn_on_full_buffer=False)
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, _noted_by_the_pipe)
+    threading.Thread(target=_watch_signals, args=(read, stop), name="stop-signals",
+                     daemon=True).start()
     return stop
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def _noted_by_the_pipe(_sig: int, _frame: object) -> None:
+    """Nothing: the pipe has the signal (see `stop_event`)."""
+
+
+def _watch_signals(read: int, stop: threading.Event) -> None:
+    while True:
+        if any(sig in STOP_SIGNALS for sig in os.read(read, 512)):
+            stop.set()

@@ -52,6 +52,7 @@ def seated(config: Config, players: int) -> Config:
 def run(args: argparse.Namespace) -> int:
     from companion.bots.lab import parse_styles
     from companion.referee.views import public_event
+    from companion.rules.events import RoundBegun
     from companion.runner import start_table
 
     try:
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     config, stop = prepared
     running = start_table(seated(config, args.players), args.journal, port=args.port)
     table = running.table
-    unfinished = table.game is not None and table.game.state.phase != "over"
+    unfinished = table.game is not None and not table.game.state.over
     resumed = f"game {table.game.id} resumed from" if unfinished else "journal"
     print(f"Cash 'n Guns demo table on {running.url}  (Godfather's PIN {table.access.pin})\n"
           f"  {resumed} {running.journal.path} (run the demo again to go on)\n"
@@ -81,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
             printed[0] = 0
         for e in game.state.events[printed[0]:]:
             text = public_event(e)["text"]
-            print(("\n" if e["type"] == "round" else "  ") + text, flush=True)
+            print(("\n" if isinstance(e, RoundBegun) else "  ") + text, flush=True)
         printed[0] = len(game.state.events)
 
     table.subscribe(tell)
@@ -109,15 +110,15 @@ def _play(table: Any, sim: Any, stop: threading.Event, args: argparse.Namespace)
     rnd = random.Random(args.seed)  # the games and the bots' choices; timing still varies
     players = StandIns(table, table.stand_ins, args.seed)
     played = 0
-    resumed = bool(table.game and table.game.state.phase != "over")
+    resumed = bool(table.game and not table.game.state.over)
     while not stop.is_set():
         bot = TableBot(LivePort(table, sim, stop, args.pace), rnd, players=players)
         if not resumed:  # a game left unfinished in the journal is played on first
-            bot.new_game(NAMES[:args.players], powers="random", seed=rnd.randrange(1 << 31))
+            start_game(bot, NAMES[:args.players], rnd.randrange(1 << 31), stop)
         resumed = False
         errors = 0
         while not stop.is_set() and errors < MAX_ERRORS and \
-                (state := bot.port.control())["phase"] != "over":
+                not (state := bot.port.control())["over"]:
             try:
                 bot.step(state)
                 errors = 0
@@ -129,3 +130,19 @@ def _play(table: Any, sim: Any, stop: threading.Event, args: argparse.Namespace)
         if args.games and played >= args.games:
             stop.set()
         stop.wait(8)  # the final count stays on the screen a moment
+
+
+def start_game(bot: Any, players: list[str], seed: int, stop: threading.Event) -> None:
+    """A new game, tapped again while the table moves on between reading its version and
+    the tap (409: a sensor's reading, a countdown ending): the bots always get their game."""
+    from companion.referee.commands import CommandError
+
+    while not stop.is_set():
+        try:
+            bot.new_game(players, powers="random", seed=seed)
+            return
+        except CommandError as exc:
+            if exc.status != 409:
+                raise
+            stop.wait(0.05)
+

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from companion.yamlfile import LineList, LineMap, YamlError
+from companion.yamlnodes import LineList, LineMap, YamlError
 
 
 class _DuplicateKey(yaml.MarkedYAMLError):

@@ -1,5 +1,6 @@
 """Everything `companion run` starts, in order, and stops in reverse: one place for both
-`companion run` and `companion demo`."""
+`companion run` and `companion demo`, and for the sensor side alone (`companion sensors`):
+the table's broker, with what the referee and the league need of it, is started here."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 
 from companion.clock import SYSTEM_CLOCK
 from companion.config import Config
+from companion.pins import pin_for_the_log
 from companion.service.notify import Heartbeat, Notifier
 
 log = logging.getLogger("companion.run")
@@ -24,6 +26,7 @@ class Running:
     server: Any
     bus: Any
     journal: Any
+    broker: Any  # the table's own Mosquitto; None when mqtt.url names another broker
     stop_event: threading.Event
     wake: threading.Event
     notifier: Notifier
@@ -45,6 +48,8 @@ class Running:
         self.server.stop()
         self.bus.stop()
         self.bridge.stop()
+        if self.broker is not None:
+            self.broker.stop()
         self.journal.close()
         self.notifier.close()
 
@@ -62,7 +67,6 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
     from companion.referee.journal import Journal
     from companion.referee.mqtt_link import RefereeLink
     from companion.referee.table import Table
-    from companion.sensors import build_bridge
 
     referee = config["referee"]
     dashboard = config["dashboard"]
@@ -79,17 +83,14 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
         faulthandler.enable()  # the watchdog's SIGABRT: every thread's stack to the log
     journal = Journal(Path(journal_path) if journal_path else referee.journal,
                       keep_games=referee.keep_games)
-    bridge = build_bridge(config)
     try:
-        bridge.start()
+        broker, bridge = start_sensors(config)
     except (RuntimeError, OSError):
-        bridge.stop()
         journal.close()
         raise
     sensors = config.sensors
-    simulated = bool(sensors.sim.guns) or sensors.gpio.pin_factory == "mock"
     table = Table(config.table, referee, journal, SYSTEM_CLOCK,
-                  simulator=bridge.sim if simulated else None)
+                  simulator=bridge.sim if sensors.simulated else None)
     if referee.buzzer_pin is not None:
         from companion.referee.buzzer import buzzer_for
         from companion.sensors.gpio import make_pin_factory
@@ -99,7 +100,7 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
         buzzer_for(table, referee.buzzer_pin, factory)
     topics = Topics(config.table)
     bus = BusClient(config.mqtt, f"cashnguns-{config.table}-referee",
-                    status_topic=f"{topics.base}/referee/status", user="referee")
+                    status_topic=topics.referee_status, user="referee")
     link = RefereeLink(table, bus, topics, referee.home_assistant, referee.discovery_prefix)
     link.start()
     league = config["league"]
@@ -121,11 +122,46 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
 
         announcer = Announcer(config.table, dashboard.host, int(server.port)).start()
     game = f"game {table.game.id} resumed" if table.game else "no game yet"
-    log.info("table %s: dashboard on http://%s:%s, PIN %s, %s, journal %s", config.table,
-             server.host, server.port, table.access.pin, game, journal.path)
+    log.info("table %s: dashboard on http://%s:%s, %s, %s, journal %s", config.table,
+             server.host, server.port,
+             pin_for_the_log(table.access.pin, referee.pin is not None), game, journal.path)
     notifier.ready(f"table {config.table}: dashboard on port {server.port}, {game}")
-    return Running(table, bridge, server, bus, journal, stop, wake, notifier, announcer,
-                   reporter)
+    return Running(table, bridge, server, bus, journal, broker, stop, wake, notifier,
+                   announcer, reporter)
+
+
+def start_broker(config: Config) -> Any:
+    """The table's own Mosquitto, started, when no `mqtt.url` names a broker (else None):
+    its ACL lets the referee publish Home Assistant discovery under the referee's prefix,
+    and its conf ends with the bridge to a venue's league, if the table reports to one."""
+    mqtt = config.mqtt
+    if not mqtt.embedded:
+        return None
+    from companion.bus.broker import EmbeddedBroker
+    from companion.league.bridge import table_bridge
+
+    return EmbeddedBroker(mqtt.port, mqtt.host, mqtt.state_dir, config.table,
+                          config.sensors.simulated,
+                          discovery_prefix=config["referee"].discovery_prefix,
+                          extra_conf=table_bridge(config)).start()
+
+
+def start_sensors(config: Config, **options: Any) -> tuple[Any, Any]:
+    """The table's broker (if it runs its own) and the sensor bridge, started: (broker,
+    bridge). Options go to the bridge (companion.sensors.bridge.SensorBridge); if the bridge
+    cannot start, the broker is stopped again."""
+    from companion.sensors import build_bridge
+
+    broker = start_broker(config) if options.get("publish", True) else None
+    bridge = build_bridge(config, **options)
+    try:
+        bridge.start()
+    except (RuntimeError, OSError):
+        bridge.stop()
+        if broker is not None:
+            broker.stop()
+        raise
+    return broker, bridge
 
 
 def _drive(table: Any, stop: threading.Event, wake: threading.Event,

@@ -2,7 +2,36 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+
+from companion.rules.events import (
+    Clipped,
+    CuteTook,
+    Eliminated,
+    Event,
+    FirstAid,
+    Forbade,
+    GameOver,
+    GoodFriend,
+    Healed,
+    Hustled,
+    JunkSwapped,
+    LaidDown,
+    Lucky,
+    Ordered,
+    Passed,
+    ProfessionalStole,
+    Revealed,
+    RoundBegun,
+    SmartTookBack,
+    StealthyTook,
+    Swapped,
+    Took,
+    TooSlow,
+    Unclaimed,
+    VultureTook,
+    Wounded,
+)
 
 LOOT_WORDS = {
     "bill5000": "a $5k bill", "bill10000": "a $10k bill", "bill20000": "a $20k bill",
@@ -12,7 +41,7 @@ LOOT_WORDS = {
 }
 
 
-def loot_words(cards: list[str]) -> str:
+def loot_words(cards: Iterable[str]) -> str:
     return ", ".join(LOOT_WORDS[c] for c in cards) or "nothing"
 
 
@@ -20,63 +49,60 @@ def _wounds(n: int) -> str:
     return f"{n} wound" + ("s" if n != 1 else "")
 
 
-def describe(e: dict[str, Any]) -> str:
-    """One event as a sentence; unknown types fall back to their raw fields."""
-    p = e.get("player", "")
-    match e["type"]:
-        case "round":
-            return f"Round {e['round']}: {e['godfather']} is the Godfather. " \
-                   f"On the table: {loot_words(e['loot'])}."
-        case "hustled":
-            return f"{p} hustled a card from {e['victim']}."
-        case "swapped":
+def describe(e: Event) -> str:
+    """One event as a sentence."""
+    match e:
+        case RoundBegun(round=n, godfather=godfather, loot=loot):
+            return f"Round {n}: {godfather} is the Godfather. On the table: {loot_words(loot)}."
+        case Hustled(player=p, victim=victim):
+            return f"{p} hustled a card from {victim}."
+        case Swapped(player=p):
             return f"{p} swapped the face-down card."
-        case "ordered":
-            return f"The Godfather {p} ordered {e['order']} to change target."
-        case "lay_down":
+        case Ordered(player=p, order=order):
+            return f"The Godfather {p} ordered {order} to change target."
+        case LaidDown(player=p):
             return f"{p} lay down."
-        case "healed":
-            return f"{p}, the Doctor, healed a wound ({_wounds(e['wounds'])} left)."
-        case "stealthy":
-            return f"{p} slipped away with {LOOT_WORDS[e['loot']]}."
-        case "smart":
+        case Healed(player=p, wounds=wounds):
+            return f"{p}, the Doctor, healed a wound ({_wounds(wounds)} left)."
+        case StealthyTook(player=p, loot=card):
+            return f"{p} slipped away with {LOOT_WORDS[card]}."
+        case SmartTookBack(player=p):
             return f"{p} took the card back."
-        case "too_slow":
+        case TooSlow(player=p):
             return f"{p} was too slow."
-        case "revealed":
-            return f"{p} aimed at {e['target']}: {'Bang!' if e['card'] == 'bang' else 'Click!'}"
-        case "professional":
-            return f"{p} robbed {e['target']} of {loot_words(e['loot'])}."
-        case "lucky":
-            return f"{p} dodged {len(e['by'])} bullets: no wound."
-        case "wounded":
-            return f"{' and '.join(e['by'])} shot {p}: {_wounds(e['wounds'])}."
-        case "eliminated":
+        case Revealed(player=p, target=target, card=card):
+            return f"{p} aimed at {target}: {'Bang!' if card == 'bang' else 'Click!'}"
+        case ProfessionalStole(player=p, target=target, loot=loot):
+            return f"{p} robbed {target} of {loot_words(loot)}."
+        case Lucky(player=p, by=by):
+            return f"{p} dodged {len(by)} bullets: no wound."
+        case Wounded(player=p, by=by, wounds=wounds):
+            return f"{' and '.join(by)} shot {p}: {_wounds(wounds)}."
+        case Eliminated(player=p):
             return f"{p} is out of the game."
-        case "vulture":
-            return f"{p} took {loot_words(e['loot'])} from {e['prey']}."
-        case "cute":
-            return f"{p} took {LOOT_WORDS[e['loot']]} first."
-        case "forbid":
-            return f"{p} forbade {e['target']} to take a {e['kind']}."
-        case "took":
-            return f"{p} took {LOOT_WORDS[e['loot']]}."
-        case "passed":
+        case VultureTook(player=p, prey=prey, loot=loot):
+            return f"{p} took {loot_words(loot)} from {prey}."
+        case CuteTook(player=p, loot=card):
+            return f"{p} took {LOOT_WORDS[card]} first."
+        case Forbade(player=p, target=target, kind=kind):
+            return f"{p} forbade {target} to take a {kind}."
+        case Took(player=p, loot=card):
+            return f"{p} took {LOOT_WORDS[card]}."
+        case Passed(player=p):
             return f"{p} could take nothing."
-        case "clip":
-            return f"{p} reloaded a Bang! card." if e.get("reloaded") else f"{p}'s Clip was empty."
-        case "good_friend":
+        case Clipped(player=p, reloaded=reloaded):
+            return f"{p} reloaded a Bang! card." if reloaded else f"{p}'s Clip was empty."
+        case GoodFriend(player=p):
             return f"{p}, the Good Friend, took a Bang! too."
-        case "first_aid":
-            return f"{p} healed {_wounds(e['healed'])}." if e["healed"] \
+        case FirstAid(player=p, healed=healed):
+            return f"{p} healed {_wounds(healed)}." if healed \
                 else f"{p} used a first aid kit: no wound to heal."
-        case "junk":
-            return f"{p} swapped {LOOT_WORDS[e['gave']]} for {LOOT_WORDS[e['got']]}."
-        case "unclaimed":
-            fate = "stays on the table" if e["carried"] else "is discarded"
-            return f"Nobody took {loot_words(e['loot'])}: it {fate}."
-        case "game_over":
-            w = e["winners"]
+        case JunkSwapped(player=p, gave=gave, got=got):
+            return f"{p} swapped {LOOT_WORDS[gave]} for {LOOT_WORDS[got]}."
+        case Unclaimed(loot=loot, carried=carried):
+            fate = "stays on the table" if carried else "is discarded"
+            return f"Nobody took {loot_words(loot)}: it {fate}."
+        case GameOver(winners=w):
             return f"Game over: {' and '.join(w)} {'win' if len(w) > 1 else 'wins'}!" if w \
                 else "Game over: nobody is left standing."
-    return f"{e['type']}: {e}"
+    return f"{e.type}: {e.to_dict()}"  # (a kind told in no sentence yet)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from companion.yamlfile import LineList, LineMap
+from companion.yamlnodes import LineList, LineMap
 
 # PyYAML's implicit resolvers (YAML 1.1) for a plain scalar that starts with a letter.
 _WORDS: dict[str, bool | None] = {

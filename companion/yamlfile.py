@@ -9,44 +9,18 @@ from __future__ import annotations
 
 import os
 
+# What a file comes back as, and its errors: read from here by the callers of this module.
+from companion.yamlnodes import FieldError as FieldError
+from companion.yamlnodes import LineList as LineList
+from companion.yamlnodes import LineMap as LineMap
+from companion.yamlnodes import YamlError
+
 TYPE_CHECKING = False  # (typing and pathlib are not imported to run: a replay starts faster)
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
 Path_ = tuple[str | int, ...]
-
-
-class FieldError(ValueError):
-    """Data that is not what it should be: `key: what is wrong` (JSON: the field path)."""
-
-    def __init__(self, key: str, message: str) -> None:
-        super().__init__(f"{key}: {message}" if key else message)
-        self.key, self.message = key, message
-
-
-class YamlError(FieldError):
-    """A file that is not what it should be: `file:line: key: what is wrong`."""
-
-    def __init__(self, file: str, line: int | None, key: str, message: str) -> None:
-        super().__init__(key, message)
-        where = f"{file}:{line}" if line else file
-        self.args = (f"{where}: {key}: {message}" if key else f"{where}: {message}",)
-        self.file, self.line = file, line
-
-
-class LineMap(dict):
-    """A mapping that remembers its own line and the line of each key."""
-
-    line: int
-    lines: dict[Any, int]
-
-
-class LineList(list):
-    """A list that remembers its own line and the line of each item."""
-
-    line: int
-    lines: list[int]
 
 
 def parse_yaml(text: str, file: str) -> Any:

@@ -21,9 +21,10 @@ WIRE = ROOT / "companion" / "wire"
 FIRMWARE = ROOT / "firmware"
 
 # what goes to each board's /lib, then its main.py and example config
-SHARED_LIB = [WIRE / (name + ".py") for name in ("linecodec", "debounce", "proto", "aimrule")]
+SHARED_LIB = [WIRE / (name + ".py")
+              for name in ("linecodec", "debounce", "proto", "aimrule", "motion")]
 SHARED_LIB += [WIRE / "hubcore.py", FIRMWARE / "lib" / "board.py"]
-BOARDS = {"hub": [FIRMWARE / "hub" / "hubhw.py"]}
+BOARDS = {"hub": [FIRMWARE / "hub" / "hubhw.py", FIRMWARE / "hub" / "imu.py"]}
 
 
 def lib_sources(board):

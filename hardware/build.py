@@ -3,9 +3,9 @@
     python hardware/build.py           # rewrite the generated files
     python hardware/build.py --check   # build into a temporary directory and compare
 
-Sources: pinmap.yaml, bom.yaml, geometry.py, schematics.py, harness.py, perfboard.py and
-cad/*.scad. Generated: BOM.md, the tables in IR.md and README.md, harness/*.yml and
-everything in gen/.
+Sources: pinmap.yaml, bom.yaml, geometry.py, ir_calc.py, schematics.py, harness.py,
+perfboard.py, power.py, reed.py and cad/*.scad. Generated: BOM.md, the tables in IR.md and
+README.md, harness/*.yml and everything in gen/.
 Needs schemdraw and wireviz (pip, the project's test extra), and Graphviz, OpenSCAD and
 Xvfb (Debian: apt-get install graphviz openscad xvfb xauth).
 
@@ -17,6 +17,7 @@ the OpenGL driver.
 
 import argparse
 import filecmp
+import os
 import shutil
 import struct
 import subprocess
@@ -32,11 +33,17 @@ sys.path.insert(0, str(HERE))
 import bom  # noqa: E402
 import geometry  # noqa: E402
 import harness  # noqa: E402
+import ir_calc  # noqa: E402
 import perfboard  # noqa: E402
+import power  # noqa: E402
+import reed  # noqa: E402
 import schematics  # noqa: E402
 
 PARTS = ["aperture", "gun_insert", "badge", "pod_body", "pod_lid", "standee_foot"]
 PNG_SIZE = (800, 600)
+# the one font every drawing measures and draws its text with (fonts/LICENSE): Graphviz and
+# OpenSCAD find fonts through fontconfig, which this file limits to the shipped DejaVu Sans
+FONTCONFIG = HERE / "fonts" / "fonts.conf"
 
 
 def load(name):
@@ -97,9 +104,11 @@ def build_text(out):
     write(out / "gen" / "perfboard-hub.svg", perfboard.svg())
     write(out / "gen" / "pin-views.svg", harness.pin_views(pinmap))
     write(out / "BOM.md", bom.markdown(load("bom.yaml")))
-    write(out / "IR.md", geometry.fill((HERE / "IR.md").read_text(), geometry.tables()))
-    write(out / "README.md", geometry.fill((HERE / "README.md").read_text(),
-                                           pin_tables(pinmap), "pinmap"))
+    ir = geometry.fill((HERE / "IR.md").read_text(), geometry.tables())
+    write(out / "IR.md", geometry.fill(ir, ir_calc.tables(), "ir_calc"))
+    readme = geometry.fill((HERE / "README.md").read_text(), pin_tables(pinmap), "pinmap")
+    readme = geometry.fill(readme, {"placement": reed.placement()}, "reed")
+    write(out / "README.md", geometry.fill(readme, {"budget": power.markdown()}, "power"))
     for name, h in harness.harnesses(pinmap).items():
         write(out / "harness" / f"{name}.yml", harness.harness_yaml(h))
 
@@ -140,10 +149,12 @@ def build_cad(out):
         openscad(["-o", str(stl), "--export-format", "binstl", scad])
         canonical_stl(stl)
         openscad(["-o", str(out / "gen" / "cad" / f"{part}.png"), "--autocenter", "--viewall",
-                  f"--imgsize={PNG_SIZE[0]},{PNG_SIZE[1]}", "--colorscheme=Tomorrow", scad])
+                  f"--imgsize={PNG_SIZE[0]},{PNG_SIZE[1]}", "--colorscheme=Tomorrow",
+                  "-D", "show_dims=true", scad])
 
 
 def build(out):
+    os.environ["FONTCONFIG_FILE"] = str(FONTCONFIG)  # for dot and openscad, run from here
     build_text(out)
     build_harnesses(out)
     build_cad(out)

@@ -1,5 +1,5 @@
 """The numbers behind hardware/IR.md: where the worn targets lie as seen from each gun, the
-aperture, the badge's fan of LEDs, the link budget, reflections, the tilt switch, the slots.
+tilt switch, the slots (the optics are ir_calc.py's, from the simulated table's model).
 
 Pure Python (no I/O but `main`), so a test can check the numbers and the build can write
 them into IR.md between `<!-- BEGIN geometry:NAME -->` and `<!-- END geometry:NAME -->`.
@@ -24,19 +24,7 @@ RECT_LAYOUTS = {  # seats on (long side, other long side, end, other end)
     8: [(3, 3, 1, 1)],
 }
 
-# the aperture in front of the receiver (two stops of one bore, `APERTURE_LENGTH` apart)
-ACCEPTANCE = 10.0  # half-angle at which the aperture's transmission falls to zero
-APERTURE_BORE = 5.0  # mm
-APERTURE_LENGTH = 28.5  # mm
-
-# the badge: TSAL6400, 940 nm, half-intensity angle +-25 deg, fanned at 0 and +-FAN
-LED_HALF_ANGLE = 25.0
-LED_IE_TYP, LED_IE_MIN = 40.0, 25.0  # mW/sr at 100 mA (datasheet, typical and minimum)
-LED_CURRENT = 45.0  # mA per LED: (5 V - 1.35 V - 0.9 V ULN2803A - cable) / 56 ohm
-BADGE_FAN = 45.0
-CARRIER_DUTY = 1 / 3  # of the 38 kHz PWM; the receiver responds to its fundamental
-RX_THRESHOLD_TYP, RX_THRESHOLD_MAX = 0.15, 0.25  # mW/m2, TSOP38238 minimum irradiance
-POINTING_OFFSET = 3.0  # a person's steady pointing offset (issue 18)
+ACCEPTANCE = 10.0  # the aperture's cut-off half-angle (the optics: ir_calc.py)
 
 # the slots (spec v2)
 BURST_US, SLOT_US, HOLD_MS, SWEEP_DPS = 1000, 2000, 500, 60.0
@@ -154,74 +142,6 @@ def round_separation(n, diameter, reach=0.0):
     return min(separations(round_seats(n, diameter), reach))
 
 
-def aperture_transmission(off_axis, bore=APERTURE_BORE, length=APERTURE_LENGTH):
-    """Share of the on-axis light that passes two circular stops of `bore` `length` apart:
-    the overlap of two discs offset by length * tan(angle); zero from atan(bore/length)."""
-    s = length * math.tan(math.radians(abs(off_axis)))
-    r = bore / 2
-    if s >= 2 * r:
-        return 0.0
-    overlap = 2 * r * r * math.acos(s / (2 * r)) - s / 2 * math.sqrt(4 * r * r - s * s)
-    return overlap / (math.pi * r * r)
-
-
-def cutoff_angle(bore=APERTURE_BORE, length=APERTURE_LENGTH):
-    return math.degrees(math.atan(bore / length))
-
-
-def led_relative(off_axis):
-    """A cos^m fit to the LED's half-intensity angle (pessimistic in the far tails)."""
-    m = math.log(0.5) / math.log(math.cos(math.radians(LED_HALF_ANGLE)))
-    c = math.cos(math.radians(min(abs(off_axis), 90.0)))
-    return c ** m
-
-
-def badge_relative(direction, fan=BADGE_FAN):
-    """The badge's intensity toward `direction` (from its facing) relative to one LED's axis."""
-    return sum(led_relative(direction - aim) for aim in (-fan, 0.0, fan))
-
-
-def badge_min(half_span, fan=BADGE_FAN):
-    """The weakest direction of the badge within +-half_span."""
-    return min(badge_relative(d / 10.0, fan) for d in range(0, int(half_span * 10) + 1))
-
-
-def carrier_factor(duty=CARRIER_DUTY):
-    """The carrier's fundamental relative to a 50 % square wave of the same peak."""
-    return math.sin(math.pi * duty)
-
-
-def irradiance(distance, ie_100ma, half_span, offset=POINTING_OFFSET):
-    """mW/m2 at the receiver from a badge at its weakest angle, through the aperture at
-    the pointing offset, counted as the carrier's fundamental."""
-    ie = ie_100ma * LED_CURRENT / 100.0 * badge_min(half_span)
-    return ie * carrier_factor() * aperture_transmission(offset) / distance ** 2
-
-
-def margin_db(distance, typical, half_span):
-    ie, threshold = ((LED_IE_TYP, RX_THRESHOLD_TYP) if typical
-                     else (LED_IE_MIN, RX_THRESHOLD_MAX))
-    return 10 * math.log10(irradiance(distance, ie, half_span) / threshold)
-
-
-def mirror_depression(distance, gun_height=TABLE_TO_CHEST, badge_height=TABLE_TO_CHEST):
-    """Angle below level at which a gun sees a badge's mirror image in a glossy table top."""
-    return math.degrees(math.atan((gun_height + badge_height) / distance))
-
-
-def diffuse_crosstalk_db(distance, reflectance=0.5):
-    """A white matte table top lit by a badge `distance` away, filling the lower half of the
-    aperture's view, against the receiver's best threshold (negative = below it)."""
-    grazing = math.atan(TABLE_TO_CHEST / distance)
-    ie = LED_IE_TYP * LED_CURRENT / 100.0 * badge_relative(math.degrees(grazing))
-    lit = ie * math.sin(grazing) / (distance ** 2 + TABLE_TO_CHEST ** 2)  # mW/m2 on the table
-    radiance = reflectance * lit / math.pi  # mW/m2/sr
-    view = sum(aperture_transmission(a / 10) * 2 * math.pi * math.sin(math.radians(a / 10))
-               * math.radians(0.1) for a in range(1, int(ACCEPTANCE * 10)))  # sr, weighted
-    seen = radiance * view / 2 * carrier_factor()
-    return 10 * math.log10(seen / RX_THRESHOLD_TYP)
-
-
 def switch_angle(pitch, roll, mount):
     """Angle between the tilt switch's axis and straight down, for a gun pitched and rolled:
     the switch is mounted so that its axis points straight down at a pitch of `mount`."""
@@ -293,25 +213,6 @@ def tables():
         ["seats", "seated", "table m", "closest targets on other sides",
          "(gun, target pair) under 20° apart", "other sides span ±",
          "lines blocked by a body"], rows)
-    out["aperture"] = _table(
-        ["off axis", *[f"{a}°" for a in (0, 2, 3, 5, 8, 10)]],
-        [["transmission", *[f"{aperture_transmission(a):.2f}" for a in (0, 2, 3, 5, 8, 10)]]])
-    out["badge"] = _table(
-        ["seats", "others span ±", "weakest direction (× one LED on axis)"],
-        [[n, f"{90 - 180 / n:.1f}°", f"{badge_min(90 - 180 / n):.2f}"] for n in range(4, 9)])
-    worst_span = 90 - 180 / 8
-    out["link"] = _table(
-        ["distance m", "irradiance, typical parts mW/m²", "margin, typical",
-         "margin, weakest LED and receiver"],
-        [[f"{d:.1f}", f"{irradiance(d, LED_IE_TYP, worst_span):.2f}",
-          f"{margin_db(d, True, worst_span):+.1f} dB", f"{margin_db(d, False, worst_span):+.1f} dB"]
-         for d in (0.5, 1.0, 1.5, 2.0, 2.2)])
-    out["reflection"] = _table(
-        ["badge distance m", "mirror image below level", "clear of the ±10° acceptance by",
-         "gun aimed at a matte white table top this far, diffuse"],
-        [[f"{d:.1f}", f"{mirror_depression(d):.1f}°",
-          f"{mirror_depression(d) - ACCEPTANCE:.1f}°", f"{diffuse_crosstalk_db(d):+.1f} dB"]
-         for d in (0.6, 1.0, 1.5, 2.0, 2.2)])
     out["tilt"] = _table(
         ["switch upright at a gun pitch of", "largest switch tilt while aiming",
          "smallest switch tilt when lowered", "a switch that trips between"],
@@ -340,8 +241,9 @@ def fill(text, blocks, source="geometry"):
     return text
 
 
-def main():
-    for name, body in tables().items():
+def main(blocks=None):
+    """Print `blocks` (default: this module's tables) as Markdown, one section each."""
+    for name, body in (blocks or tables()).items():
         print(f"## {name}\n{body}\n")
 
 

@@ -7,11 +7,14 @@ them alone with `wireviz hardware/harness/seat-cable.yml`.
 
 from xml.sax.saxutils import escape
 
+import modular
 import yaml
 
 # WireViz colour codes of the wires
 T568B = ["WHOG", "OG", "WHGN", "BU", "WHBU", "GN", "WHBN", "BN"]
 FLAT6 = ["WH", "BK", "RD", "GN", "YE", "BU"]  # the usual 6-wire cord; makes vary: meter it
+# the family of hardware/fonts/DejaVuSans.ttf, the only font the build lets Graphviz see
+FONT_FAMILY = "DejaVu Sans"
 AUDIO = ["RD", "WH"]  # tip, sleeve of a cut audio cable; makes vary: meter it
 _NAMES = {"WHOG": "white-orange", "OG": "orange", "WHGN": "white-green", "BU": "blue",
           "WHBU": "white-blue", "GN": "green", "WHBN": "white-brown", "BN": "brown"}
@@ -27,15 +30,17 @@ def harnesses(pinmap):
     signals = [cat[p]["signal"] for p in sorted(cat)]
     gun = pinmap["pod"]["gun_6p6c"]
     trs = pinmap["pod"]["badge_trs"]
+    options = {"fontname": FONT_FAMILY}
     return {
         "seat-cable": {
+            "options": options,
             "connectors": {
                 "HUB": {"type": "RJ45 8P8C jack", "subtype": "hub, seat n",
                         "pinlabels": signals,
-                        "notes": "pin 1 on the right looking into the jack, latch slot down"},
+                        "notes": modular.view_note(8)},
                 "POD": {"type": "RJ45 8P8C jack", "subtype": "seat pod",
                         "pinlabels": signals,
-                        "notes": "pin 1 on the right looking into the jack, latch slot down"},
+                        "notes": modular.view_note(8)},
             },
             "cables": {"W1": {"type": "Cat5e U/UTP patch cable, both ends T568B (straight)",
                               "gauge": "24 AWG", "length": 2, "color_code": "T568B",
@@ -43,20 +48,23 @@ def harnesses(pinmap):
             "connections": [[{"HUB": "1-8"}, {"W1": "1-8"}, {"POD": "1-8"}]],
         },
         "gun-cord": {
+            "options": options,
             "connectors": {
                 "POD": {"type": "6P6C (RJ12) jack", "subtype": "seat pod",
                         "pinlabels": [gun[p] for p in sorted(gun)],
-                        "notes": "pin 1 on the right looking into the jack, latch slot down"},
+                        "notes": modular.view_note(6)},
                 "GUN": {"type": "solder pads", "subtype": "gun board",
                         "pinlabels": [gun[p] for p in sorted(gun)]},
             },
-            "cables": {"W2": {"type": "coiled 6-wire cord, 6P6C plug at the pod end only",
+            "cables": {"W2": {"type": "6-wire cord (flat, or coiled: BOM.md), 6P6C plug "
+                                      "at the pod end only",
                               "length": 2, "colors": FLAT6, "wirecount": 6,
                               "notes": "cut off the gun-end plug; colours vary between "
                                        "makes: find each pod pin's wire with a meter"}},
             "connections": [[{"POD": "1-6"}, {"W2": "1-6"}, {"GUN": "1-6"}]],
         },
         "badge-cord": {
+            "options": options,
             "connectors": {
                 "POD": {"type": "3.5 mm stereo jack", "subtype": "seat pod",
                         "pins": ["T", "S"], "pinlabels": [trs["tip"], trs["sleeve"]],
@@ -105,16 +113,25 @@ def _rect(x, y, w, h, fill="white", rx=3):
             f"stroke='{INK}' stroke-width='1.5'/>")
 
 
+def _outline(x, y, title, body, tab, caption, caption_dy):
+    """A modular jack's or plug's title, body (width, height, fill), the latch's or the
+    cable's block under it (width, height, fill, corner) and a caption."""
+    width, height, fill = body
+    tab_w, tab_h, tab_fill, corner = tab
+    return [_text(x + width / 2, y - 10, title, 13, weight="bold"),
+            _rect(x, y, width, height, fill),
+            _rect(x + width / 2 - tab_w / 2, y + height, tab_w, tab_h, tab_fill, corner),
+            _text(x + width / 2, y + caption_dy, caption, 11)]
+
+
 def _modular_jack(x, y, title, pins, colours=None):
-    """A modular jack seen from the front, latch slot down: pin 1 on the right."""
+    """A modular jack seen from the front, latch slot down, its contacts in the order
+    `modular.jack_front` derives from the T568B plug."""
     n = len(pins)
     width = 36 * n + 20
-    parts = [_text(x + width / 2, y - 10, title, 13, weight="bold"),
-             _rect(x, y, width, 90, "#f4f4f4"),
-             _rect(x + width / 2 - 20, y + 90, 40, 14, "#ddd", 1),
-             _text(x + width / 2, y + 122, "latch slot down: pin 1 on the right", 11)]
-    for i in range(n):
-        pin = n - i  # right to left
+    parts = _outline(x, y, title, (width, 90, "#f4f4f4"), (40, 14, "#ddd", 1),
+                     f"latch slot down: pin 1 on the {modular.pin1_side(n)}", 122)
+    for i, pin in enumerate(modular.jack_front(n)):
         px = x + 10 + 36 * i + 18
         fill = "#c9a227"
         parts.append(f"<rect x='{px - 4}' y='{y + 8}' width='8' height='30' fill='{fill}'/>")
@@ -123,6 +140,22 @@ def _modular_jack(x, y, title, pins, colours=None):
         if colours:
             parts.append(_text(px, y + 86, colours[pin - 1], 9))
     return parts, width
+
+
+def _modular_plug(x, y, title, colours):
+    """A T568B plug held contacts towards you, latch away, cable down (`modular.plug_front`):
+    what a crimped cable end must look like."""
+    n = len(colours)
+    order = modular.plug_front(n)
+    side = "left" if order[0] == 1 else "right"
+    parts = _outline(x, y, title, (30 * n + 20, 44, "#eef3f8"), (60, 26, "#bbb", 2),
+                     f"contacts towards you, latch away, cable down: pin 1 on the {side}", 100)
+    for i, pin in enumerate(order):
+        px = x + 10 + 30 * i + 15
+        parts.append(f"<rect x='{px - 3}' y='{y + 4}' width='6' height='14' fill='#c9a227'/>")
+        parts.append(_text(px, y + 32, pin, 11, weight="bold"))
+        parts.append(_text(px, y + 84, colours[pin - 1], 9))
+    return parts
 
 
 def pin_views(pinmap):
@@ -147,6 +180,7 @@ def pin_views(pinmap):
         parts.append(_text(x0 + w / 2, y + 42, label, 11))
         parts.append(_text(x0 + w / 2, y + 58, net or "n.c.", 10))
     parts.append(_rect(x + 152, y - 6, 60, 36, "#555", 4))
+    parts += _modular_plug(330, 236, "RJ45 plug of a T568B cable", T568B)
     # three-lead parts from the front (the side with the marking or the dome)
     rows = [
         ("TSOP38238, TSOP4838, TSOP382.., TSOP384.. (dome facing you)", "OUT GND VS"),

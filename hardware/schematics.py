@@ -10,6 +10,9 @@ import schemdraw.elements as elm
 
 schemdraw.use("svg")
 SEATS = range(1, 9)
+# the hub's 100 nF capacitors: each at its chip's supply pin
+DECOUPLING = {"C2": ("U2", "+3V3"), "C3": ("U3", "+3V3"), "C4": ("U4", "+5V"),
+              "C5": ("U5", "+3V3"), "C6": ("U6", "+3V3"), "C7": ("U7", "+3V3")}
 
 
 class Sheet:
@@ -109,8 +112,6 @@ def hub(pinmap):
             (10, "~MR", "+3V3"), (13, "~OE", "GND"), (16, "VCC", "+3V3"), (8, "GND", "GND")],
            [(15, "Q0", "LOCKQ1"), *[(i, f"Q{i}", f"LOCKQ{i + 1}") for i in range(1, 8)],
             (9, "Q7S", None)], (0, -30))
-    s.chip("RA", "R1-R8 330 Ω", [(2 * i - 1, f"{i}a", f"LOCKQ{i}") for i in SEATS],
-           [(2 * i, f"{i}b", f"LOCK{i}") for i in SEATS], (14, -30))
     for ref, what, d_nets, ds, q7 in (("U6", "tilts", "TILT", "IN_CHAIN", "IN_DATA"),
                                        ("U7", "reeds", "REED", "GND", "IN_CHAIN")):
         s.chip(ref, f"74HC165 ({what})",
@@ -124,8 +125,6 @@ def hub(pinmap):
         s.chip(ref, "10 kΩ ×8 bussed SIP-9", [(1, "COM", rail)],
                [(1 + i, f"R{i}", f"{nets}{i}") for i in SEATS],
                (28 + 10 * (int(ref[-1]) - 1), 0))
-    s.chip("FA", "F1-F8 PTC 0.5 A", [(2 * i - 1, f"{i}a", "+5V") for i in SEATS],
-           [(2 * i, f"{i}b", f"+5V_{i}") for i in SEATS], (56, -12))
     for seat in SEATS:
         net = {"+5V": f"+5V_{seat}", "GND": "GND", "BADGE_K": f"BADGE_K{seat}",
                "RX": f"RX{seat}", "TILT": f"TILT{seat}", "LOCK": f"LOCK{seat}",
@@ -133,24 +132,53 @@ def hub(pinmap):
         s.chip(f"J{seat}", f"RJ45 seat {seat}", [],
                [(pin, f"{pin} {cat[pin]['signal']}", net[cat[pin]["signal"]])
                 for pin in sorted(cat)], (4 + 10 * (seat - 1), -46))
-    s.two("C1", elm.Capacitor, "470 µF 10 V", "+5V", "GND", (56, -2))
-    s.two("C2", elm.Capacitor, "100 nF ×6, one per IC", "+3V3", "GND", (60, -2))
+    for seat in SEATS:
+        s.two(f"R{seat}", elm.Resistor, "330 Ω", f"LOCKQ{seat}", f"LOCK{seat}",
+              (58 + 3 * seat, -30))
+        s.two(f"F{seat}", elm.Fuse, "MF-R050", "+5V", f"+5V_{seat}", (58 + 3 * seat, -12))
+    s.two("C1", elm.Capacitor, "470 µF 10 V", "+5V", "GND", (61, -2))
+    for ref, (chip, rail) in DECOUPLING.items():
+        s.two(ref, elm.Capacitor, f"100 nF\nat {chip}", rail, "GND",
+              (61 + 3 * int(ref[1:]) - 3, -2))
     return s
 
 
+def mirror_spare(cat):
+    """The pod pins left open: where a mirrored cable puts the hub's +5 V, if that pin is
+    a second GND the pod can do without. Otherwise (a signal there) the mirrored +5 V meets
+    what the pod has on that signal: R2's 1 kOhm on REED."""
+    (supply,) = [p for p in cat if cat[p]["signal"] == "+5V"]
+    mirror = len(cat) + 1 - supply
+    grounds = [p for p in cat if cat[p]["signal"] == "GND"]
+    return {mirror} if mirror in grounds and len(grounds) > 1 else set()
+
+
 def pod(pinmap):
+    """The pod protects itself and the hub from a wrong cable (power.py has the budget):
+    Q1 passes +5 V only the right way round, F1 limits the gun's cord, R2 limits what a
+    swapped ground can push into the hub's reed input, and the pin where a mirrored cable
+    puts +5 V stays open when it is a spare GND (`mirror_spare`)."""
     cat, pod = pinmap["cat5e"], pinmap["pod"]
-    s = Sheet("Seat pod: wires only, one per seat (hardware/pinmap.yaml)", top=7)
+    cable = {"+5V": "+5V_IN", "GND": "GND", "REED": "REED_IN"}
+    spare = mirror_spare(cat)
+    s = Sheet("Seat pod: protection, jacks and the reed switch (hardware/pinmap.yaml)", top=12)
     s.chip("J1", "RJ45 from the hub", [],
-           [(pin, f"{pin} {cat[pin]['signal']}", cat[pin]["signal"]) for pin in sorted(cat)],
-           (0, 0))
-    s.chip("J2", "6P6C jack: gun", [(pin, str(pin), net) for pin, net in
-                                    sorted(pod["gun_6p6c"].items())], [], (14, 0))
+           [(pin, f"{pin} {'open' if pin in spare else cat[pin]['signal']}",
+             None if pin in spare else cable.get(cat[pin]["signal"], cat[pin]["signal"]))
+            for pin in sorted(cat)], (0, 0))
+    s.chip("Q1", "AO3401A P-MOSFET (SOT-23)", [(3, "D", "+5V_IN"), (1, "G", "GATE")],
+           [(2, "S", "+5V")], (12, 4))
+    s.two("R1", elm.Resistor, "10 kΩ", "GATE", "GND", (20, 8))
+    s.two("F1", elm.Fuse, "MF-R010\nPTC 0.1 A", "+5V", "+5V_GUN", (23, 8))
+    gun = {"+5V": "+5V_GUN"}
+    s.chip("J2", "6P6C jack: gun", [(pin, str(pin), gun.get(net, net)) for pin, net in
+                                    sorted(pod["gun_6p6c"].items())], [], (30, 0))
     s.chip("J3", "3.5 mm jack: badge", [(n, part.upper(), pod["badge_trs"][part]) for n, part
                                         in enumerate(("tip", "ring", "sleeve"), 1)], [],
-           (14, -7))
+           (30, -7))
     a, b = pod["reed"]
-    s.two("S1", elm.SwitchReed, "reed switch, NO\n(standee base)", a, b, (22, -2))
+    s.two("R2", elm.Resistor, "1 kΩ", cable.get(a, a), "REED_SW", (38, 0))
+    s.two("S1", elm.SwitchReed, "reed switch, NO\n(standee base)", "REED_SW", b, (38, -6))
     return s
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from companion.rules.events import Clipped, FirstAid
 from companion.story import describe
 
 
 def test_sentences_end_once_and_say_nothing_healed_as_such():
-    assert describe({"type": "clip", "player": "Ana", "reloaded": True}) == \
+    assert describe(Clipped(1, player="Ana", reloaded=True)) == \
         "Ana reloaded a Bang! card."
-    assert describe({"type": "first_aid", "player": "Dee", "healed": 0}) == \
+    assert describe(FirstAid(1, player="Dee", healed=0)) == \
         "Dee used a first aid kit: no wound to heal."
-    assert describe({"type": "first_aid", "player": "Dee", "healed": 2}) == "Dee healed 2 wounds."
+    assert describe(FirstAid(1, player="Dee", healed=2)) == "Dee healed 2 wounds."

@@ -18,7 +18,6 @@ from companion.bots.styles import Bot, Option
 from companion.bots.view import my_options, seat_view
 from companion.rules import Action, GameState, Setup, apply_in_place, legal_actions, new_game
 from companion.rules.engine import pass_window
-from companion.rules.state import OVER
 
 # Optional powers the game waits for (R3); the Dictator's forbid is open beside the take.
 WINDOWS = frozenset(("hustle", "swap", "privilege", "smart", "junk"))
@@ -47,7 +46,7 @@ class Arena:
         """Play to the end; returns the final state."""
         s = self.state
         for _ in range(MAX_DECISIONS):
-            if s.phase == OVER:
+            if s.over:
                 return s
             for action in self.next_actions():
                 if self.checked and action not in legal_actions(s):

@@ -27,6 +27,8 @@ from companion.bots.styles import (
     VengefulBot,
 )
 from companion.rules import GameState
+from companion.rules.cards import TOKEN
+from companion.rules.events import Eliminated, RoundBegun, Took
 from companion.rules.scoring import scores
 
 STYLES: dict[str, type[Bot]] = {
@@ -97,12 +99,12 @@ def record(s: GameState, styles: list[str], actions: int) -> GameRecord:
     godfather: dict[str, int] = {}
     tokens: dict[str, int] = {}
     for e in s.events:
-        if e["type"] == "eliminated":
-            died[e["player"]] = e["round"]
-        elif e["type"] == "round":
-            godfather[e["godfather"]] = godfather.get(e["godfather"], 0) + 1
-        elif e["type"] == "took" and e["loot"] == "godfather":
-            tokens[e["player"]] = tokens.get(e["player"], 0) + 1
+        if isinstance(e, Eliminated):
+            died[e.player] = e.round
+        elif isinstance(e, RoundBegun):
+            godfather[e.godfather] = godfather.get(e.godfather, 0) + 1
+        elif isinstance(e, Took) and e.loot == TOKEN:
+            tokens[e.player] = tokens.get(e.player, 0) + 1
     return {
         "rounds": s.round, "actions": actions,
         "winners": [s.index[w] for w in s.winners],

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 from companion.referee.access import who_taps
@@ -19,8 +18,9 @@ class LivePort:
         self.table, self.sim, self.stop, self.pace_s = table, simulator, stop, pace_s
 
     def _until(self, condition: Any, timeout_s: float) -> None:
-        deadline = time.monotonic() + timeout_s
-        while not condition() and time.monotonic() < deadline and not self.stop.is_set():
+        clock = self.table.clock
+        deadline = clock.now_ms() + timeout_s * 1000
+        while not condition() and clock.now_ms() < deadline and not self.stop.is_set():
             self.stop.wait(0.02)
 
     def _reading(self, seat: int, kind: str) -> Any:

@@ -5,16 +5,28 @@ A player with a good memory at a real table knows every share taken face up, eve
 revealed, every Clip that brought a Bang! back; not the cards drawn or stolen in secret
 (the Hustler's draw, the Junk Dealer's card, the Professional's and the Vulture's theft),
 nor the cards discarded face down. `Memory` reads the engine's events and uses only their
-public fields (`companion.referee.views.SECRET_FIELDS` lists the others), except for the
-seat's own secret gains, which its player sees.
+public fields (`Event.secret` names the others), except for the seat's own secret gains,
+which its player sees.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
 
-from companion.referee.views import SECRET_FIELDS
 from companion.rules.cards import BANG, TOKEN
+from companion.rules.events import (
+    Clipped,
+    CuteTook,
+    Event,
+    GoodFriend,
+    Hustled,
+    JunkSwapped,
+    ProfessionalStole,
+    Revealed,
+    StealthyTook,
+    Took,
+    VultureTook,
+)
 
 KEPT_AT_ONCE = frozenset(("clip", "first_aid", TOKEN))  # shares used at once, never held
 
@@ -46,36 +58,39 @@ class Memory:
         self.shot_by: dict[str, str] = {}  # player -> who last fired a Bang! at them
         self.shots: dict[tuple[str, str], int] = {}  # (shooter, target) -> Bang! cards fired
 
-    def update(self, events: list[dict[str, Any]]) -> None:
+    def update(self, events: Sequence[Event]) -> None:
         for e in events[self.read:]:
-            self._learn(e if e.get("player") == self.me else _public(e))
+            self._learn(e)
         self.read = len(events)
 
-    def _learn(self, e: dict[str, Any]) -> None:
-        kind = e["type"]
-        if (kind == "took" and e["loot"] not in KEPT_AT_ONCE) or kind in ("cute", "stealthy"):
-            self.seen[e["player"]].append(e["loot"])
-        elif kind == "junk":
-            _drop(self.seen[e["player"]], e["gave"])
-            got = e.get("got")  # only in its own memory: the Junk Dealer saw what it drew
-            if got is not None and got not in KEPT_AT_ONCE:
-                self.seen[e["player"]].append(got)
-        elif kind == "revealed":
-            self._fired(e["player"], e["target"], e["card"])
-        elif kind == "professional":  # the Bang! was discarded face up (R27)
-            self._fired(e["player"], e["target"], BANG)
-            self._stole(e["player"], e["target"], e.get("loot"))
-        elif kind == "vulture":
-            self._stole(e["player"], e["prey"], e.get("loot"))
-        elif kind == "clip" and e["reloaded"]:
-            b = self.bullets[e["player"]]
-            b.bang, b.click = b.bang + 1, b.click - 1
-        elif kind == "good_friend":
-            self.bullets[e["player"]].bang += 1
-        elif kind == "hustled":  # a card of either kind may have gone either way
-            for name in (e["player"], e["victim"]):
-                b = self.bullets[name]
-                b.bang, b.click = b.bang + 1, b.click + 1
+    def _learn(self, e: Event) -> None:
+        """What a seat learns from `e`: its secret fields (`Event.secret`) only if its own."""
+        mine = getattr(e, "player", None) == self.me
+        match e:
+            case Took(player=p, loot=card) if card not in KEPT_AT_ONCE:
+                self.seen[p].append(card)
+            case CuteTook(player=p, loot=card) | StealthyTook(player=p, loot=card):
+                self.seen[p].append(card)
+            case JunkSwapped(player=p, gave=gave, got=got):
+                _drop(self.seen[p], gave)
+                if mine and got not in KEPT_AT_ONCE:  # the Junk Dealer saw what it drew
+                    self.seen[p].append(got)
+            case Revealed(player=p, target=target, card=card):
+                self._fired(p, target, card)
+            case ProfessionalStole(player=p, target=target, loot=loot):
+                self._fired(p, target, BANG)  # the Bang! was discarded face up (R27)
+                self._stole(p, target, loot if mine else None)
+            case VultureTook(player=p, prey=prey, loot=loot):
+                self._stole(p, prey, loot if mine else None)
+            case Clipped(player=p, reloaded=True):
+                b = self.bullets[p]
+                b.bang, b.click = b.bang + 1, b.click - 1
+            case GoodFriend(player=p):
+                self.bullets[p].bang += 1
+            case Hustled(player=p, victim=victim):  # a card of either kind may have gone
+                for name in (p, victim):  # either way
+                    b = self.bullets[name]
+                    b.bang, b.click = b.bang + 1, b.click + 1
 
     def _fired(self, shooter: str, target: str, card: str) -> None:
         b = self.bullets[shooter]
@@ -86,18 +101,13 @@ class Memory:
         else:
             b.click -= 1
 
-    def _stole(self, thief: str, victim: str, loot: list[str] | None) -> None:
+    def _stole(self, thief: str, victim: str, loot: tuple[str, ...] | None) -> None:
         if loot is not None:  # the thief's own memory: it saw what it took
             self.seen[thief] += loot
             for card in loot:
                 _drop(self.seen[victim], card)
         else:  # any of the victim's cards may have changed hands
             self.maybe[thief] += self.seen[victim] + self.maybe[victim]
-
-
-def _public(e: dict[str, Any]) -> dict[str, Any]:
-    secret = SECRET_FIELDS.get(e["type"])
-    return e if secret is None else {k: v for k, v in e.items() if k not in secret}
 
 
 def _drop(cards: list[str], card: str) -> None:

@@ -11,10 +11,10 @@ import random
 
 from companion.bots.estimate import Taker, diamonds, worth
 from companion.rules import Action, GameState, apply_in_place, legal_actions
+from companion.rules.actions import Aim, Choose, Courage, Take
 from companion.rules.cards import BANG, FACE_VALUE, ROUNDS, kind_of
 from companion.rules.powers import wound_limit
 from companion.rules.scoring import scores
-from companion.rules.state import OVER
 
 WINDOWS = frozenset(("hustle", "swap", "privilege", "smart", "junk", "forbid"))
 QUICK_VALUE = {"painting": 12000, "first_aid": 0, "clip": 3000, "godfather": 6000}
@@ -26,7 +26,7 @@ MARGIN_WEIGHT = 0.2  # how much the money margin counts beside the win itself
 
 def play_out(s: GameState, rnd: random.Random, skip: tuple[str, str] | None = None) -> None:
     """Play `s` to the end in place; `skip`: (power, holder) that passes at the first step."""
-    while s.phase != OVER:
+    while not s.over:
         legal = legal_actions(s)
         if skip is not None:
             legal = [a for a in legal if (a.type, a.player) != skip] or legal
@@ -57,9 +57,11 @@ def _choose(s: GameState, legal: list[Action], rnd: random.Random) -> Action:
     mine = [a for a in legal if a.player == first.player and a.type == first.type]
     if first.type == "choose":
         bang = rnd.random() < BANG_RATE
-        return next((a for a in mine if (a.card == BANG) is bang), mine[0])
+        return next((a for a in mine if isinstance(a, Choose) and (a.card == BANG) is bang),
+                    mine[0])
     if first.type == "aim":
-        named = [a for a in mine if a.target is not None] or mine
+        aims = [a for a in mine if isinstance(a, Aim)]
+        named: list[Aim] = [a for a in aims if a.target is not None] or aims
         if rnd.random() < AIMS_AT_RICHEST and named[0].target is not None:
             most = max(len(s.players[s.index[str(a.target)]].loot) for a in named)
             named = [a for a in named if len(s.players[s.index[str(a.target)]].loot) == most]
@@ -76,7 +78,7 @@ def _courage(s: GameState, mine: list[Action], rnd: random.Random) -> Action:
     guns = sum(1 for q in s.players if q.alive and q.target == p.seat)
     chance = 0.1 + 0.25 * guns + (0.3 if guns and p.wounds + guns >= wound_limit(p.power) else 0)
     down = rnd.random() < chance
-    return next(a for a in mine if a.down is down)
+    return next(a for a in mine if isinstance(a, Courage) and a.down is down)
 
 
 def _best_take(s: GameState, mine: list[Action]) -> Action:
@@ -89,6 +91,9 @@ def _best_take(s: GameState, mine: list[Action]) -> Action:
 
 
 def shares_of(a: Action) -> list[str]:
+    """The shares a take takes (none for another action)."""
+    if not isinstance(a, Take):
+        return []
     return [a.loot] if isinstance(a.loot, str) else list(a.loot or ())
 
 

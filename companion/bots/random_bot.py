@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass, field
 
 from companion.rules import Action, GameState, Setup, apply_in_place, new_game, play_random
+from companion.rules.actions import Deal
 from companion.rules.cards import PILE_SIZE, official_deck
 from companion.rules.powers import POWERS
 
@@ -26,10 +27,10 @@ def random_setup(rnd: random.Random, players: int, seed: int, powers: bool,
     return Setup(players=names, powers=dealt, seed=seed, cards=cards, loot_mode=loot_mode)
 
 
-def deal_action(s: GameState, deck: list[str]) -> Action:
+def deal_action(s: GameState, deck: list[str]) -> Deal:
     """Physical loot: the Godfather enters the next 8 cards of a deck shuffled by the bot."""
     pile = deck[(s.round - 1) * PILE_SIZE : s.round * PILE_SIZE]
-    return Action("deal", s.players[s.godfather].name, loot=tuple(pile))
+    return Deal(s.players[s.godfather].name, loot=tuple(pile))
 
 
 def play(setup: Setup, rnd: random.Random, max_actions: int = 10_000) -> PlayedGame:
@@ -41,7 +42,7 @@ def play(setup: Setup, rnd: random.Random, max_actions: int = 10_000) -> PlayedG
     actions = game.actions
     while True:  # each action as `rnd.choice(legal_actions(s))`, without the list
         s = play_random(s, rnd, actions, max_actions)
-        if s.phase == "over":
+        if s.over:
             break
         if len(actions) >= max_actions:
             raise RuntimeError(f"game did not end after {max_actions} actions")

@@ -13,14 +13,15 @@ its choices depend on the machine's speed).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
 
 from companion.bots.determinize import determinize
 from companion.bots.playout import play_out, take_value, utility
 from companion.bots.styles import Bot, Option
 from companion.bots.view import SeatView
+from companion.clock import SYSTEM_CLOCK, Clock
 from companion.rules import GameState, apply_in_place
+from companion.rules.actions import Aim, Junk, Take
 
 PLAYOUTS = 48  # per decision, by default: split among the options, 4 guessed games at least
 MIN_GAMES = 4
@@ -34,20 +35,21 @@ class StrongBot(Bot):
     needs_state = True
 
     def __init__(self, seed: int, playouts: int = PLAYOUTS,
-                 time_limit_s: float | None = None) -> None:
+                 time_limit_s: float | None = None, clock: Clock = SYSTEM_CLOCK) -> None:
         super().__init__(seed)
-        self.playouts, self.time_limit_s = playouts, time_limit_s
+        self.playouts, self.time_limit_s, self.clock = playouts, time_limit_s, clock
 
     def decide(self, view: SeatView | None, options: Sequence[Option]) -> Option:
         assert view is not None and view.state is not None  # (needs_state)
         tried = _worth_trying(options)
         if len(tried) == 1:
             return tried[0]
-        deadline = None if self.time_limit_s is None else time.monotonic() + self.time_limit_s
+        deadline = None if self.time_limit_s is None else \
+            self.clock.now_ms() + self.time_limit_s * 1000
         kind = next(a.type for a in tried if a is not None)
         totals = [0.0] * len(tried)
         for game in range(max(MIN_GAMES, self.playouts // len(tried))):
-            if game and deadline is not None and time.monotonic() > deadline:
+            if game and deadline is not None and self.clock.now_ms() > deadline:
                 break
             guess, seed = determinize(view, self.rnd), self.rnd.getrandbits(64)
             for k, option in enumerate(tried):
@@ -71,13 +73,15 @@ def _worth_trying(options: Sequence[Option]) -> list[Option]:
     target is allowed, all but the best few double shares, the same blind draw twice."""
     actions = [a for a in options if a is not None]
     kind = actions[0].type if actions else ""
-    if kind == "aim" and any(a.target is not None for a in actions):
-        return [a for a in options if a is not None and a.target is not None]
+    aims = [a for a in actions if isinstance(a, Aim) and a.target is not None]
+    if kind == "aim" and aims:
+        return list(aims)
     if kind == "take":
-        singles = [a for a in actions if not isinstance(a.loot, tuple)]
-        doubles = sorted((a for a in actions if isinstance(a.loot, tuple)),
+        takes = [a for a in actions if isinstance(a, Take)]
+        singles = [a for a in takes if not isinstance(a.loot, tuple)]
+        doubles = sorted((a for a in takes if isinstance(a.loot, tuple)),
                          key=take_value, reverse=True)
         return [*singles, *doubles[:MAX_DOUBLES]]
     if kind == "junk":
-        return [None, *[a for a in actions if a.pile is None][:1]]
+        return [None, *[a for a in actions if isinstance(a, Junk) and a.pile is None][:1]]
     return list(options)

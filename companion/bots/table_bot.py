@@ -71,7 +71,7 @@ class TableBot:
         """Play until the game is over; returns the final Godfather's view."""
         for _ in range(max_steps):
             state = self.port.control()
-            if state["phase"] == "over":
+            if state["over"]:
                 return state
             self.step(state)
         raise RuntimeError("the game did not end")
@@ -91,20 +91,21 @@ class TableBot:
                 self._reaim(state, seats)
             self.port.settle(state)
             return
-        phase = state["phase"]
-        if phase == "holdup" and any(a["type"] == "aim" for a in legal):
+        # A countdown offered counts the hold-up's aims or the courage step's choices.
+        countdown = any(c["command"]["type"] == "countdown" for c in state["commands"])
+        if countdown and any(a["type"] == "aim" for a in legal):
             self._aim_all(mine, seats, legal)
             if people:
                 self.port.wait_for_people(people, PEOPLE_S)
             self.port.command({"type": "countdown", "version": state["version"]})
             return
-        if phase == "courage" and any(a["type"] == "courage" for a in legal):
+        if countdown and any(a["type"] == "courage" for a in legal):
             for p in mine:
                 if p["alive"] and p["down"] is None:
                     self._courage(p, legal)
             self.port.command({"type": "countdown", "version": state["version"]})
             return
-        if phase == "loot" and not legal:  # physical loot: enter the next real pile
+        if state["deal"] is not None:  # physical loot: enter the next real pile
             pile = self.deck[(state["round"] - 1) * 8 : state["round"] * 8]
             action = {"type": "deal", "player": state["godfather"], "loot": pile}
             self.port.command({"type": "action", "version": state["version"], "action": action})

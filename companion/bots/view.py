@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from companion.bots.memory import Bullets, Memory
 from companion.rules import Action, GameState
+from companion.rules.actions import Hustle
 from companion.rules.cards import CLICK
 from companion.rules.powers import wound_limit
 from companion.rules.state import Player
@@ -129,4 +130,4 @@ def my_options(legal: list[Action], me: str, bang: int, click: int) -> list[Acti
     could tell are possible (the engine allows a card drawn if the victim held no other)."""
     held = {"bang": bang, "click": click}
     return [a for a in legal if a.player == me
-            and (a.type != "hustle" or a.give is None or held[a.give] > 0)]
+            and (not isinstance(a, Hustle) or a.give is None or held[a.give] > 0)]

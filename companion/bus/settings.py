@@ -8,19 +8,19 @@ from urllib.parse import unquote, urlsplit
 
 from companion.config import Node
 
-DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}
+DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}  # a broker url's port when it names none
 
 
 @dataclass(frozen=True)
 class MqttSettings:
     host: str = "127.0.0.1"
-    port: int = 1883
+    port: int = DEFAULT_PORTS["mqtt"]
     tls: bool = False
     username: str | None = None
     password: str | None = None
     ca_file: str | None = None
     keepalive: int = 10
-    qos: int = 0  # of what we publish and subscribe to; see docs/MQTT.md
+    qos: int = 1  # of what we publish and subscribe to; see docs/MQTT.md
     embedded: bool = True  # no url: the companion starts its own broker on host:port
     state_dir: Path = Path("var/broker")  # the companion's broker: its files and credentials
     credentials: Path | None = None  # a credentials.json with a password per user
@@ -57,12 +57,13 @@ def parse(node: Node) -> MqttSettings:
     delivered after it (the table's broker is a child process that can die alone).
     `credentials`: a credentials.json (as the companion writes) giving each client its user.
     """
-    keepalive = node.integer("keepalive", 10, lo=2, hi=600)
+    d = MqttSettings()
+    keepalive = node.integer("keepalive", d.keepalive, lo=2, hi=600)
     url = node.text("url", None)
-    qos = node.integer("qos", 1, lo=0, hi=1)
+    qos = node.integer("qos", d.qos, lo=0, hi=1)
     if url is None:
-        port = node.integer("embedded_port", 1883, lo=0, hi=65535)
-        state_dir = Path(node.text("state_dir", "var/broker"))
+        port = node.integer("embedded_port", d.port, lo=0, hi=65535)
+        state_dir = Path(node.text("state_dir", str(d.state_dir)))
         node.done()
         return MqttSettings(port=port, keepalive=keepalive, qos=qos, state_dir=state_dir)
     try:

@@ -1,10 +1,12 @@
 """Calibration and the seating check, for the Godfather before a game.
 
 `/calibrate` shows who sees whom (`GET /api/ir-matrix`: the referee's visibility matrix
-of the last second, each gun's lock indicator) and walks through "point gun N at each
-player in turn". `GET /api/seating?seats=1,2,3` says whether the table's geometry lets
-every gun tell those players apart (companion.tablesim.advice) and suggests a seating
-that does. Both need the Godfather's session: only the control pages use them.
+of the last second, which cells reach the share that counts as seen, each gun's lock
+indicator: the page draws them and holds no threshold of its own) and walks through
+"point gun N at each player in turn". `GET /api/seating?seats=1,2,3` says whether the
+table's geometry lets every gun tell those players apart (companion.tablesim.advice) and
+suggests a seating that does. Both need the Godfather's session: only the control pages
+use them.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from flask import Blueprint, Response, abort, jsonify, request
 from companion.dashboard.access import is_controller
 from companion.dashboard.pages import render
 from companion.dashboard.settings import DashboardSettings, TableTop
+from companion.referee.readings import SEES
 from companion.referee.table import Table
 from companion.tablesim.advice import needed_separation, seating_check
 
@@ -101,7 +104,8 @@ def calibrate_blueprint(table: Table, settings: DashboardSettings) -> Blueprint:
         locks = dict(table.readings.locks)
         names = view.game.player_at if view.game else table.settings.names
         matrix.update(locks={s: locks.get(s, 0) for s in matrix["seats"]},
-                      names={s: names[s] for s in matrix["seats"] if s in names})
+                      names={s: names[s] for s in matrix["seats"] if s in names},
+                      seen=[[share >= SEES for share in row] for row in matrix["shares"]])
         return jsonify(matrix)
 
     @bp.get("/api/seating")

@@ -1,8 +1,10 @@
 """The New game flow on /referee: the last table's names, the seats that can take a player,
 and each seat's live check (`GET /api/setup`, polled by the page while it is open).
 
-The page seats players only where a gun and a standee exist (companion.referee.equipment)
-and turns a seat's row green once its gun and standee were seen moving
+The server says which seats take a player (a gun and a standee, companion.referee.equipment)
+and what each other seat lacks, how many players a game takes (the rules' counts) and, as
+the form's rows, the table's seats; the page draws them and holds no rule or range of its
+own. A seat's row turns green once its gun and standee were seen moving
 (companion.referee.setup_check).
 """
 
@@ -16,29 +18,41 @@ from companion.dashboard.access import is_controller
 from companion.referee import equipment
 from companion.referee.setup_check import SetupCheck
 from companion.referee.table import Table
+from companion.schema import MAX_PLAYERS, MIN_PLAYERS
 from companion.sensors.settings import SensorSettings
+
+PLAYERS = {"min": MIN_PLAYERS, "max": MAX_PLAYERS}  # how many a game takes
+LACKS = {(False, False): "both", (False, True): "gun", (True, False): "standee"}
+
+
+def missing(seat: dict[str, Any], known: bool) -> str:
+    """What a seat lacks to take a player: "gun", "standee", "both", or "" (it takes one;
+    every seat does while the table has said nothing of its equipment)."""
+    return LACKS.get((seat["gun"], seat["standee"]), "") if known else ""
 
 
 def game_key(table: Table) -> object:
     """What the checks were made for: they start again when a game starts or ends."""
     game = table.game
-    return None if game is None else (game.id, game.state.phase == "over")
+    return None if game is None else (game.id, game.state.over)
 
 
 def in_progress(table: Table) -> bool:
     game = table.game
-    return game is not None and game.state.phase != "over"
+    return game is not None and not game.state.over
 
 
 def last_table(table: Table) -> dict[str, Any]:
-    """The New game form's first values: the last game's (kept in the journal, so a
-    restart keeps them), else the configured names."""
+    """The New game form's rows (the table's seats) and first values: the last game's
+    (kept in the journal, so a restart keeps them), else the configured names."""
     game = table.game
+    seats = list(equipment.SEATS)
     if game is None:
-        return {"names": dict(table.settings.names), "desk": 1, "cards": "digital",
-                "loot": "digital", "unclaimed": "carry_over"}
+        return {"seats": seats, "names": dict(table.settings.names), "desk": 1,
+                "cards": "digital", "loot": "digital", "unclaimed": "carry_over"}
     setup = game.setup
-    return {"names": dict(game.player_at), "desk": game.seat_of[setup["players"][0]],
+    return {"seats": seats, "names": dict(game.player_at),
+            "desk": game.seat_of[setup["players"][0]],
             "cards": setup.get("cards", "digital"), "loot": setup.get("loot", "digital"),
             "unclaimed": setup.get("variant", {}).get("unclaimed_loot", "carry_over")}
 
@@ -52,13 +66,15 @@ def setup_blueprint(table: Table, sensors: SensorSettings | None) -> Blueprint:
 
     @bp.get("/api/setup")
     def setup() -> Response:
-        """Each seat: its gun and standee (`known`: whether the table has said), and what
-        its live check has seen."""
+        """Each seat: its gun and standee (`known`: whether the table has said), what it
+        lacks to take a player, and what its live check has seen; a game's player counts."""
         if not is_controller():
             abort(401, "the table PIN is needed: log in on the Godfather's page")
         kit = configured | equipment.heard(table.readings)
         checked = check.read(table.readings, game_key(table), table.clock.now_ms())
         return jsonify({"known": kit.known, "in_progress": in_progress(table),
-                        "seats": [{**s, **checked[s["seat"]]} for s in kit.seats()]})
+                        "players": PLAYERS,
+                        "seats": [{**s, "missing": missing(s, kit.known), **checked[s["seat"]]}
+                                  for s in kit.seats()]})
 
     return bp

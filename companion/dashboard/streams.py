@@ -2,8 +2,9 @@
 
 `?view=control` needs the Godfather's session; `?seat=N` is the view of the phone holding
 seat N (its claim: the cookie, or `X-Seat-Claim`) while it holds it; else the spectators'.
-Flask checks a stream request like any other (the view, the stream limit); then waitress
-hands the connection over (server.py), so open pages hold no thread commands need. One
+Flask checks a stream request like any other (the view, the stream limit); then the server
+hands the connection over (server.py), so open pages hold no thread commands need. A
+stream's body runs to the connection's close (`Connection: close`), framed by nothing. One
 thread writes every stream: each change builds each view once (a phone's is spliced from
 the public view's bytes) and every stream gets only the newest full snapshot, its id the
 game's version: a stalled page holds two frames at most; a reconnected one is whole.
@@ -23,33 +24,29 @@ from typing import Any, NamedTuple, Protocol
 from flask import Blueprint, Response, abort, jsonify, request
 
 from companion.dashboard.access import is_controller
+from companion.dashboard.gate import Tally
+from companion.dashboard.http11 import HAND_OVER
+from companion.dashboard.vouch import keeps_its_place
 from companion.referee.api import phone_claim
 from companion.referee.table import Table
 
 log = logging.getLogger(__name__)
 View = str | tuple[str, int]  # "public", "control" or ("seat", n)
 
-HAND_OVER = "companion.hand_over"  # environ key: take this request's connection (server.py)
 RETRY_MS = 1000  # how soon a browser reconnects a dropped stream
 RETRY_AFTER_S = 5  # how long a page refused for the stream limit is asked to wait
 SEND_BUFFER = 64 * 1024  # the kernel's send buffer per stream (Linux doubles it)
 STOP_WAIT_S = 2.0  # how long stopping waits for pages to take their last bytes
 
 
-def wire(message: bytes) -> tuple[bytes, bytes]:
-    """An SSE message as a page is sent it: as is, and in HTTP/1.1 chunked encoding
-    (waitress chose one of them for the response's head)."""
-    return message, b"%X\r\n%s\r\n" % (len(message), message)
-
-
-RETRY, KEEP_ALIVE = wire(b"retry: %d\n\n" % RETRY_MS), wire(b": keep-alive\n\n")
+RETRY, KEEP_ALIVE = b"retry: %d\n\n" % RETRY_MS, b": keep-alive\n\n"
 
 
 class Snapshot(NamedTuple):
     version: int  # the game's version: the event id a page reconnects with
     revision: int  # bumped by sensor readings too: what tells two snapshots apart
     body: bytes
-    message: tuple[bytes, bytes]  # its SSE message, written once for every page (`wire`)
+    message: bytes  # its SSE message, written once for every page
 
 
 class Frame(Protocol):
@@ -81,7 +78,7 @@ class ChangeViews:
             return hit
         t = self._now = self._now or self.now()
         body = t.body(view, lambda: self.get("public").body)
-        message = wire(b"id: %d\nevent: state\ndata: " % t.version + body + b"\n\n")
+        message = b"id: %d\nevent: state\ndata: " % t.version + body + b"\n\n"
         snap = self.built[view] = Snapshot(t.version, t.revision, body, message)
         return snap
 
@@ -90,23 +87,20 @@ class Stream:
     """One page's connection: the bytes being sent, and the newest frame not yet begun."""
 
     def __init__(self, sock: socket.socket, view: View, allowed: Callable[[], bool],
-                 chunked: bool, head: bytes) -> None:
-        self.sock, self.view, self.allowed, self.chunked = sock, view, allowed, chunked
-        self.sending: memoryview | None = memoryview(head + RETRY[chunked])
+                 head: bytes, closed: Callable[[], None]) -> None:
+        self.sock, self.view, self.allowed, self.closed = sock, view, allowed, closed
+        self.sending: memoryview | None = memoryview(head + RETRY)
         self.newest: bytes | None = None  # replaced by each change: a slow page skips
         self.revision: int | None = None
         self.quiet_since = time.monotonic()
         self.events = 0  # what the selector watches it for
         self.ending = False
 
-    def offer(self, message: tuple[bytes, bytes]) -> None:
-        self.newest = message[self.chunked]
+    def offer(self, message: bytes) -> None:
+        self.newest = message
 
     def end(self) -> None:
-        if self.ending:
-            return
-        self.newest = b"0\r\n\r\n" if self.chunked else None
-        self.ending = True
+        self.newest, self.ending = None, True
 
     @property
     def held(self) -> int:
@@ -121,8 +115,10 @@ class Admission(NamedTuple):
     view: View
     allowed: Callable[[], bool]
 
-    def adopt(self, sock: socket.socket, head: bytes, chunked: bool) -> None:
-        self.streams.adopt(Stream(sock, self.view, self.allowed, chunked, head))
+    def adopt(self, sock: socket.socket, head: bytes, closed: Callable[[], None]) -> None:
+        """Take the connection, its response's head written in `head`; `closed` is called
+        once the stream has closed it."""
+        self.streams.adopt(Stream(sock, self.view, self.allowed, head, closed))
 
     def cancel(self) -> None:
         self.streams.release()
@@ -143,7 +139,9 @@ class StreamServer:
         self._news: set[str] = set()  # for the loop: "changed", "drop", "stop"
         # in the order they opened, written to in that order; changed by the loop alone
         self._streams: dict[Stream, None] = {}
-        self._refused, self._refusal_logged = 0, 0.0
+        self.reserve = limit // 8  # kept for the Godfather's and the seated phones' views
+        self._refusals = Tally(f"live pages (limit: dashboard.max_streams {limit}, "
+                               f"{self.reserve} kept for the Godfather and seated phones)")
         self._selector: selectors.BaseSelector | None = None
         self._wake_r: socket.socket | None = None
         self._wake_w: socket.socket | None = None
@@ -162,18 +160,14 @@ class StreamServer:
         self._thread.start()
         return self
 
-    def admit(self) -> bool:
-        """Count a new stream in, unless the limit is reached (then count the refusal)."""
+    def admit(self, kept: bool = False) -> bool:
+        """Count a new stream in, unless the limit is reached (then count the refusal);
+        the last `reserve` places are for `kept` views only."""
         with self._lock:
-            if self._admitted < self.limit:
+            if self._admitted < self.limit - (0 if kept else self.reserve):
                 self._admitted += 1
                 return True
-            self._refused, now = self._refused + 1, time.monotonic()
-            tell, refused = now - self._refusal_logged >= 60, self._refused  # once a minute
-            self._refusal_logged = now if tell else self._refusal_logged
-        if tell:
-            log.warning("%d live pages open, the limit (dashboard.max_streams): %d streams "
-                        "refused so far", self.limit, refused)
+        self._refusals.note("streams refused")
         return False
 
     def release(self) -> None:
@@ -182,7 +176,7 @@ class StreamServer:
             self._count_changed.notify_all()
 
     def adopt(self, stream: Stream) -> None:
-        """Take an admitted stream's connection (from waitress's worker thread)."""
+        """Take an admitted stream's connection (from the server's thread)."""
         stream.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
         with self._lock:
             self._incoming.append(stream)
@@ -343,6 +337,7 @@ class StreamServer:
         if stream.events and self._selector is not None:
             self._selector.unregister(stream.sock)
         stream.sock.close()
+        stream.closed()
         self.release()
 
     def _next_keepalive(self) -> float | None:
@@ -381,6 +376,7 @@ def streams_blueprint(table: Table, streams: StreamServer) -> Blueprint:
     def events() -> Response:
         return stream_response(streams, *requested_view())
 
+    bp.after_app_request(keeps_its_place(table))
     return bp
 
 
@@ -389,7 +385,7 @@ def stream_response(streams: StreamServer, view: View, allowed: Callable[[], boo
     hand_over = request.environ.get(HAND_OVER)
     if hand_over is None:
         abort(501, "event streams need the companion's own server (companion run)")
-    if not streams.admit():
+    if not streams.admit(kept=view != "public"):
         refused = jsonify({"error": f"this server serves {streams.limit} live pages at "
                                     f"most: try again in {RETRY_AFTER_S} s"})
         refused.status_code = 503

@@ -12,21 +12,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from companion.bus import topics
 from companion.bus.broker import BrokerError, load_credentials
-from companion.bus.topics import ROOT
-from companion.league import topics
+from companion.bus.topics import Topics
 from companion.league.settings import LeagueSettings, Venue
 
 if TYPE_CHECKING:
     from companion.config import Config
 
-KEEPALIVE_S = 10  # a lost venue link is noticed within 1.5 times this
+KEEPALIVE_S = 6  # a silent venue link is noticed within 15 s (bench/league_offline.py)
 
 
 def bridge_conf(table: str, venue: Venue) -> str:
     """The `connection` block for a table's mosquitto.conf (docs/LEAGUE.md)."""
     user, password = venue_login(table, venue)
-    base = f"{ROOT}/{table}/"
+    base = Topics(table).leaf("")  # the bridge's prefix: the table's own topics
     lines = [
         "",
         "# The bridge to the venue's league (companion/league/bridge.py, docs/LEAGUE.md).",
@@ -41,7 +41,7 @@ def bridge_conf(table: str, venue: Venue) -> str:
         f"keepalive_interval {KEEPALIVE_S}",
         "restart_timeout 1 10",
         "notifications true",
-        f"notification_topic {topics.bridge_state(table)}",
+        f"notification_topic {Topics(table).bridge_state}",
     ]
     if password is not None:
         lines.append(f"remote_password {password}")

@@ -2,31 +2,38 @@
 
 `companion league [run]` follows the venue's tables, stores and rates their results and
 serves the venue page; with no `mqtt.url` it runs the venue's Mosquitto itself (one user
-per table in `league.tables`). `companion league bridge` prints a table's bridge block
-for a Mosquitto run by the system; `companion league broker DIR` writes the venue broker's
-files for one. See docs/LEAGUE.md.
+per table in `league.tables`). `companion league credentials --table T [DIR]` mints the
+file a table logs in to the venue with (its own password, nothing else); `companion
+league bridge` prints a table's bridge block for a Mosquitto run by the system; `companion
+league broker DIR` writes the venue broker's files for one. See docs/LEAGUE.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import secrets
 import sys
 from pathlib import Path
 
 from companion.commandline import add_config_argument, load_config, prepare
+from companion.pins import pin_for_the_log
 
 HELP = "the venue's league: results verified and rated, the venue page; its broker files"
 log = logging.getLogger("companion.league")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", nargs="?", default="run", choices=("run", "bridge", "broker"),
-                        help="run the league (default); print a table's bridge block "
-                             "(--config: the table's); write the venue broker's files")
+    parser.add_argument("action", nargs="?", default="run",
+                        choices=("run", "credentials", "bridge", "broker"),
+                        help="run the league (default); mint a table's credentials file; "
+                             "print a table's bridge block (--config: the table's); write "
+                             "the venue broker's files")
     parser.add_argument("folder", nargs="?", type=Path,
-                        help="broker: the folder for mosquitto.conf, passwd, acl, credentials")
+                        help="broker: the folder for mosquitto.conf, passwd, acl, credentials"
+                             "; credentials: the venue broker's folder (default mqtt.state_dir)")
+    parser.add_argument("--table", help="credentials: the table's id (one of league.tables)")
     add_config_argument(parser, log_level=True)
     parser.add_argument("--port", type=int, help="venue page port, 0 for any free one")
 
@@ -36,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
         return _bridge(args)
     if args.action == "broker":
         return _broker(args)
+    if args.action == "credentials":
+        return _credentials(args)
     return _run(args)
 
 
@@ -74,7 +83,35 @@ def _broker(args: argparse.Namespace) -> int:
                              league.venue_cert_file, league.venue_key_file,
                              league.venue_tls_port)
     print(f"wrote {conf} for {len(league.tables)} tables; run: mosquitto -c {conf}\n"
-          f"each table's password is in {args.folder / 'credentials.json'}")
+          f"each table's own file: companion league credentials {args.folder} --table <id> "
+          f"--config {args.config or 'venue.yaml'}")
+    return 0
+
+
+def _credentials(args: argparse.Namespace) -> int:
+    """Write `<folder>/tables/<table>.json` (0600): the table's own user and password at
+    the venue, minted with the venue broker's users and kept there. A table given this
+    file can write under its own id only; the venue's credentials.json never leaves it."""
+    from companion.bus.broker import ensure_credentials, private_dir, write_private
+    from companion.league.venue_broker import LEAGUE_USER, VIEWER
+
+    config = load_config(args.config)
+    if config is None:
+        return 2
+    league = config["league"]
+    if args.table not in league.tables:
+        print(f"companion league credentials: --table {args.table or ''}: name one of the "
+              f"venue's tables ({', '.join(league.tables)}); add a new one to league.tables "
+              "first", file=sys.stderr)
+        return 2
+    folder = args.folder or config.mqtt.state_dir
+    creds = ensure_credentials(folder, (LEAGUE_USER, VIEWER, *league.tables))
+    private_dir(folder / "tables")
+    path = folder / "tables" / f"{args.table}.json"
+    write_private(path, json.dumps({args.table: creds[args.table]}, indent=1) + "\n")
+    print(f"wrote {path}: copy it to the table {args.table!r} (0600, e.g. "
+          "/etc/cashnguns/venue-credentials.json) and name it in its league.credentials; "
+          "restart the venue's broker if it runs, so a new table's user is known")
     return 0
 
 
@@ -121,8 +158,9 @@ def _run(args: argparse.Namespace) -> int:
     bus.start()
     organiser = Organiser(settings.pin)
     server = DashboardServer(create_venue_app(league, organiser, dashboard), dashboard).start()
-    log.info("league: venue page on http://%s:%s, organiser PIN %s, database %s, "
-             "%d tables", server.host, server.port, organiser.pin, store.url,
+    log.info("league: venue page on http://%s:%s, organiser's %s, database %s, "
+             "%d tables", server.host, server.port,
+             pin_for_the_log(organiser.pin, settings.pin is not None), store.url,
              len(settings.tables))
     stop.wait()
     log.info("stopping")

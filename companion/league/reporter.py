@@ -15,8 +15,9 @@ import logging
 import threading
 from typing import Any
 
+from companion.bus import topics
 from companion.bus.client import BusClient
-from companion.league import topics
+from companion.bus.topics import Topics
 from companion.league.outbox import Outbox
 from companion.league.result import journal_tag, result_message
 from companion.league.settings import LeagueSettings
@@ -41,9 +42,9 @@ class Reporter:
 
     def start(self) -> Reporter:
         name = self.table.name
-        self.bus.subscribe(topics.ack(name), self._on_ack)
+        self.bus.subscribe(Topics(name).league_ack, self._on_ack)
         self.bus.subscribe(topics.ROSTER, self._on_roster)
-        self.bus.subscribe(topics.bridge_state(name), self._on_bridge)
+        self.bus.subscribe(Topics(name).bridge_state, self._on_bridge)
         self.bus.on_connect(self.send_pending)
         self.table.subscribe(self._on_change)
         self._on_change(0)  # a game that ended just before a power cut
@@ -58,7 +59,7 @@ class Reporter:
 
     def _on_change(self, _revision: int) -> None:
         game = self.table.game
-        if game is None or game.id in self._queued or game.state.phase != "over":
+        if game is None or game.id in self._queued or not game.state.over:
             return
         self._queued.add(game.id)
         if self.outbox.has(game.id):
@@ -74,7 +75,7 @@ class Reporter:
         """Publish every result the league has not acknowledged yet, at QoS 1."""
         with self._send_lock:
             for _uid, payload in self.outbox.pending():
-                self.bus.publish(topics.result(self.table.name), payload, qos=1)
+                self.bus.publish(Topics(self.table.name).league_result, payload, qos=1)
 
     def _resend(self) -> None:
         while not self._stop.wait(self.settings.resend_s):

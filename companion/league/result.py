@@ -92,9 +92,12 @@ def parse_claim(payload: bytes, table: str) -> Claim:
     uid, game = data["uid"], data["game"]
     if not isinstance(uid, str) or not UID.fullmatch(uid):
         raise ResultError(f"uid: {uid!r} is not <table>.<12 hex digits>.<game>")
-    if data["table"] != table or not uid.startswith(f"{table}."):
-        raise ResultError(f"table: a result of {data['table']!r} came on the topic of "
-                          f"{table!r}")
+    if data["table"] != table:
+        raise ResultError(f"table: the result names {data['table']!r} but came on the "
+                          f"topic of {table!r}")
+    if not uid.startswith(f"{table}."):
+        raise ResultError(f"uid: {uid!r} names the table {uid.split('.')[0]!r}, but the "
+                          f"result came from {table!r}")
     if type(game) is not int or not uid.endswith(f".{game}"):
         raise ResultError(f"game: {game!r} is not the game number the uid ends with")
     ended = data["ended_ms"]

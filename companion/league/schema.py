@@ -10,7 +10,6 @@ list here does (docs/LEAGUE.md).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from sqlalchemy import (
@@ -32,6 +31,8 @@ from sqlalchemy import (
     select,
     text,
 )
+
+from companion.clock import SYSTEM_CLOCK, Clock
 
 NAME = 24  # a player's name, as a table takes it (companion.schema.MAX_NAME)
 metadata = MetaData()
@@ -68,6 +69,7 @@ games = Table(
     Column("chart", JSON),  # the end chart, from the replay
     Column("scenario", Text, nullable=False),  # the whole game, as the table sent it
     Column("note", Text),  # the organiser's, when flagging or voiding
+    Column("content", String(64)),  # verify.content_key: a game is stored once (v2)
 )
 
 results = Table(
@@ -86,6 +88,7 @@ results = Table(
 )
 Index("results_by_player", results.c.player_id, results.c.game_id)
 Index("games_by_table", games.c.table_id, games.c.id)
+BY_CONTENT = Index("games_by_content", games.c.content, unique=True)
 
 
 def _v1(conn: Connection) -> None:
@@ -94,7 +97,15 @@ def _v1(conn: Connection) -> None:
         table.create(conn)
 
 
-MIGRATIONS: list[tuple[int, Callable[[Connection], None]]] = [(1, _v1)]
+def _v2(conn: Connection) -> None:
+    """Games known by their content (the seeds and actions they replay to), stored once
+    whatever number, tag or table they claim. (A database made at v1 lacks the column.)"""
+    if "content" not in {c["name"] for c in inspect(conn).get_columns("games")}:
+        conn.execute(text("ALTER TABLE games ADD COLUMN content VARCHAR(64)"))
+        BY_CONTENT.create(conn)
+
+
+MIGRATIONS: list[tuple[int, Callable[[Connection], None]]] = [(1, _v1), (2, _v2)]
 LATEST = MIGRATIONS[-1][0]
 
 
@@ -102,8 +113,9 @@ class SchemaError(RuntimeError):
     """The database is of a newer league than this one: a sentence saying so."""
 
 
-def migrate(conn: Connection) -> list[int]:
-    """Bring the database to the latest version in this transaction; the versions run."""
+def migrate(conn: Connection, clock: Clock = SYSTEM_CLOCK) -> list[int]:
+    """Bring the database to the latest version in this transaction; the versions run
+    (each with when it ran, on `clock`)."""
     if not inspect(conn).has_table(migrations_table.name):
         migrations_table.create(conn)
     done = {v for (v,) in conn.execute(select(migrations_table.c.version))}
@@ -115,7 +127,7 @@ def migrate(conn: Connection) -> list[int]:
         if version not in done:
             step(conn)
             conn.execute(insert(migrations_table).values(
-                version=version, applied_ms=int(time.time() * 1000)))
+                version=version, applied_ms=int(clock.now_ms())))
             ran.append(version)
     return ran
 

@@ -14,13 +14,13 @@ import json
 import logging
 import queue
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
+from companion.bus import topics
 from companion.bus.client import BusClient
-from companion.bus.topics import ROOT
-from companion.league import topics
+from companion.bus.topics import Topics
+from companion.clock import SYSTEM_CLOCK, Clock
 from companion.league.live import VenueTables
 from companion.league.result import ResultError, parse_claim
 from companion.league.store import Store
@@ -31,8 +31,9 @@ STANDINGS_SHOWN = 100
 
 
 class League:
-    def __init__(self, store: Store, bus: BusClient, tables: tuple[str, ...] = ()) -> None:
-        self.store, self.bus = store, bus
+    def __init__(self, store: Store, bus: BusClient, tables: tuple[str, ...] = (),
+                 clock: Clock = SYSTEM_CLOCK) -> None:
+        self.store, self.bus, self.clock = store, bus, clock
         self.tables = VenueTables(tables)
         self.refused = 0  # result messages that were not results
         self.stored = 0
@@ -46,10 +47,11 @@ class League:
 
     def start(self) -> League:
         self.refresh()
-        self.bus.subscribe(f"{ROOT}/+/game/state", self._on_state)
-        self.bus.subscribe(f"{ROOT}/+/referee/status", self._on_status("referee"))
-        self.bus.subscribe(f"{ROOT}/+/bridge/state", self._on_status("bridge"))
-        self.bus.subscribe(f"{ROOT}/+/league/result", self._on_result)
+        self.bus.subscribe(topics.every_table(topics.GAME_STATE), self._on_state)
+        self.bus.subscribe(topics.every_table(topics.REFEREE_STATUS),
+                           self._on_status("referee"))
+        self.bus.subscribe(topics.every_table(topics.BRIDGE_STATE), self._on_status("bridge"))
+        self.bus.subscribe(topics.every_table(topics.LEAGUE_RESULT), self._on_result)
         self.bus.on_connect(self.publish_roster)
         self._worker = threading.Thread(target=self._work, name="league-results", daemon=True)
         self._worker.start()
@@ -83,14 +85,14 @@ class League:
         """The venue page's whole state: every table live, the standings, the latest games."""
         with self._lock:
             board, version = self._board, self.version
-        return {"version": version, "revision": version, "now_ms": time.time() * 1000,
+        return {"version": version, "revision": version, "now_ms": self.clock.now_ms(),
                 "tables": self.tables.listing(), **board}
 
     # -- from the broker -----------------------------------------------------------------
 
     def _on_state(self, topic: str, payload: bytes) -> None:
         table = topics.table_of(topic)
-        if table is not None and self.tables.state(table, payload, time.time() * 1000):
+        if table is not None and self.tables.state(table, payload, self.clock.now_ms()):
             self._changed()
 
     def _on_status(self, link: str) -> Callable[[str, bytes], None]:
@@ -100,7 +102,7 @@ class League:
         def handle(topic: str, payload: bytes) -> None:
             table = topics.table_of(topic)
             if table is not None and payload in up:
-                self.tables.status(table, link, up[payload], time.time() * 1000)
+                self.tables.status(table, link, up[payload], self.clock.now_ms())
                 self._changed()
 
         return handle
@@ -108,7 +110,7 @@ class League:
     def _on_result(self, topic: str, payload: bytes) -> None:
         table = topics.table_of(topic)
         if table is not None:
-            self._results.put((table, payload, time.time() * 1000))
+            self._results.put((table, payload, self.clock.now_ms()))
 
     # -- results -------------------------------------------------------------------------
 
@@ -131,7 +133,7 @@ class League:
         known = self.store.status_of(claim.uid)  # a copy sent again: no second replay
         stored = self.store.add(claim, verify(claim), received_ms) if known is None else None
         status = stored.status if stored else known
-        self.bus.publish(topics.ack(table), json.dumps({"uid": claim.uid, "status": status}),
+        self.bus.publish(Topics(table).league_ack, json.dumps({"uid": claim.uid, "status": status}),
                          qos=1)
         if stored is not None and stored.new:
             self.stored += 1

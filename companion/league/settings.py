@@ -50,7 +50,7 @@ class LeagueSettings:
     pin: str | None = None  # the organiser's; None: generated and printed at start
     venue_cert_file: str | None = None  # the league's venue broker: TLS for the tables
     venue_key_file: str | None = None
-    venue_tls_port: int = 8883
+    venue_tls_port: int = DEFAULT_PORTS["mqtts"]
 
     @property
     def reports(self) -> bool:
@@ -78,16 +78,17 @@ def parse(node: Node) -> LeagueSettings:
     pin = node.raw("pin", None)
     if pin is not None and not (isinstance(pin, str) and PIN.fullmatch(pin)):
         raise node.error("pin", "must be 4 to 8 digits, quoted (e.g. \"2468\")")
+    d = LeagueSettings()
     settings = LeagueSettings(
         venue=venue, shared=venue_url == SHARED,
-        resend_s=node.number("resend_s", 30.0, lo=1, hi=3600),
+        resend_s=node.number("resend_s", d.resend_s, lo=1, hi=3600),
         tables=tuple(tables),
-        listen=node.text("listen", "0.0.0.0", pattern=HOST),
-        database=node.text("database", DEFAULT_DATABASE, pattern=DATABASE),
+        listen=node.text("listen", d.listen, pattern=HOST),
+        database=node.text("database", d.database, pattern=DATABASE),
         pin=pin,
         venue_cert_file=node.text("venue_cert_file", None),
         venue_key_file=node.text("venue_key_file", None),
-        venue_tls_port=node.integer("venue_tls_port", 8883, lo=1, hi=65535),
+        venue_tls_port=node.integer("venue_tls_port", d.venue_tls_port, lo=1, hi=65535),
     )
     if (settings.venue_cert_file is None) != (settings.venue_key_file is None):
         raise node.error("venue_cert_file", "venue_cert_file and venue_key_file go together")

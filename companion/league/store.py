@@ -3,9 +3,11 @@
 SQLite by default (one file, nothing to install), PostgreSQL when `league.database` names
 it; the same code for both through SQLAlchemy Core (schema.py). Writes are serialised by
 one lock: the league has one writer (its result worker) and the organiser's rare
-decisions. A game is stored once by its uid; a second copy is answered with the first's
-fate. Games are rated in the order the league received them; a decision of the organiser
-(flag, void, restore) rates every accepted game again in that order.
+decisions. A game is stored once, known by its uid or by its content (the seeds and
+actions it replays to, whatever game number, tag or table a copy claims); a second copy is
+answered with the first's fate. Games are rated in the order the league received them; a
+decision of the organiser (flag, void, restore) rates every accepted game again in that
+order.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, create_engine, event, func, insert, select, update
+from sqlalchemy import Connection, create_engine, event, func, insert, or_, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.engine.url import make_url
 
@@ -82,8 +84,8 @@ class Store:
     def add(self, claim: Claim, verdict: Verdict, received_ms: float) -> Stored:
         """Store a game (rated if the replay agrees with the claim), once."""
         with self._lock, self.engine.begin() as conn:
-            row = conn.execute(select(games.c.id, games.c.status)
-                               .where(games.c.uid == claim.uid)).first()
+            row = conn.execute(select(games.c.id, games.c.status).where(
+                or_(games.c.uid == claim.uid, games.c.content == verdict.content))).first()
             if row is not None:
                 return Stored(row.id, claim.uid, row.status, new=False)
             status = ACCEPTED if verdict.ok else FLAGGED
@@ -94,7 +96,7 @@ class Store:
                 claimed={"winners": list(claim.winners),
                          "players": [{"name": p.name, "seat": p.seat, "score": p.score,
                                       "alive": p.alive} for p in claim.players]},
-                chart=verdict.chart, scenario=claim.scenario,
+                chart=verdict.chart, scenario=claim.scenario, content=verdict.content,
             ).returning(games.c.id)).scalar_one()
             if verdict.ok:
                 self._rate_new(conn, game_id, verdict.placings, received_ms)
@@ -197,12 +199,12 @@ class Store:
         """The latest games received, newest first."""
         with self.engine.connect() as conn:
             rows = conn.execute(select(games.c.id, games.c.uid, games.c.table_id,
-                                       games.c.ended_ms, games.c.status, games.c.claimed,
+                                       games.c.ended_ms, games.c.status, games.c.chart,
                                        games.c.problems).order_by(games.c.id.desc())
                                 .limit(limit)).all()
         return [{"id": r.id, "uid": r.uid, "table": r.table_id, "ended_ms": r.ended_ms,
-                 "status": r.status, "winners": r.claimed["winners"],
-                 "problems": r.problems} for r in rows]
+                 "status": r.status, "winners": r.chart["winners"] if r.chart else [],
+                 "problems": r.problems} for r in rows]  # the replay's winners, not claims
 
     def game(self, game_id: int) -> dict[str, Any] | None:
         with self.engine.connect() as conn:

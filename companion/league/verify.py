@@ -9,11 +9,13 @@ loot. What the replay gives also draws the game's end chart on the venue page.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from companion.league.result import Claim
-from companion.referee.ending import history, tiebreak, winners_text
+from companion.referee.ending import final, history
 from companion.referee.game import Game
 from companion.rules import GameState
 from companion.rules.scoring import scores
@@ -41,6 +43,7 @@ class Verdict:
     problems: tuple[str, ...]  # why the claim and the replay differ; none: accepted
     placings: tuple[Placing, ...]  # the replay's, in seating order; empty if it broke
     chart: dict[str, Any] | None  # the end chart's data (the tablet's final panel)
+    content: str  # what the game is, whatever it is called: `content_key`
 
     @property
     def ok(self) -> bool:
@@ -51,20 +54,35 @@ def verify(claim: Claim) -> Verdict:
     try:
         scenario = parse_scenario(load_yaml(claim.scenario, f"{claim.uid}.yaml"))
     except YamlError as exc:
-        return Verdict((f"the scenario is not a valid scenario file: {exc}",), (), None)
+        return Verdict((f"the scenario is not a valid scenario file: {exc}",), (), None,
+                       _digest(claim.scenario))
+    content = content_key(scenario.setup, scenario.actions)
     if problem := not_an_export(scenario.setup):
-        return Verdict((problem,), (), None)
+        return Verdict((problem,), (), None, content)
     played = replay(scenario)
     if played.error:
-        return Verdict((f"the game does not replay: {played.error}",), (), None)
+        return Verdict((f"the game does not replay: {played.error}",), (), None, content)
     s = played.state
-    if s.phase != "over":
+    if not s.over:
         return Verdict((f"the game is not over: it stops in round {s.round}, {s.phase}",),
-                       (), None)
+                       (), None, content)
     seats = {p.name: p.seat for p in claim.players}
     placings = _placings(s, seats)
     return Verdict(tuple(compare(claim, placings)), placings,
-                   chart(s, scenario.setup, scenario.actions, seats))
+                   chart(s, scenario.setup, scenario.actions, seats), content)
+
+
+def content_key(setup: Setup, actions: Any) -> str:
+    """A game by what it replays to: its players, powers, seed, variant and modes, and
+    every action; not its number, journal tag or table, which a copy may change."""
+    return _digest(json.dumps({
+        "players": list(setup.players), "powers": setup.powers, "seed": setup.seed,
+        "variant": setup.variant, "cards": setup.cards, "loot": setup.loot_mode,
+        "actions": [a.to_dict() for a in actions]}, sort_keys=True, default=str))
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def not_an_export(setup: Setup) -> str | None:
@@ -101,16 +119,11 @@ def _placings(s: GameState, seats: dict[str, int]) -> tuple[Placing, ...]:
 
 def chart(s: GameState, setup: Setup, actions: Any, seats: dict[str, int]) -> dict[str, Any]:
     """What the tablet's end panel draws (web/static/js/final.js), from the replay."""
-    totals = scores(s)
     record = {"players": list(setup.players), "powers": setup.powers, "seed": setup.seed,
               "variant": setup.variant, "cards": setup.cards, "loot": setup.loot_mode}
     game = Game(0, record, s, {name: seats.get(name, i + 1)
                                for i, name in enumerate(setup.players)}, actions=list(actions))
-    return {
+    return {  # the count with the diamond cards and the bonus, as the tablet shows it
         "players": [{"name": p.name, "power": p.power} for p in s.players],
-        "winners": s.winners[:],
-        "final": [{"name": p.name, "alive": p.alive, "wounds": p.wounds, "loot": p.loot[:],
-                   "score": totals[p.seat]} for p in s.players],
-        "result": {"winners": winners_text(s), "tiebreak": tiebreak(s)},
-        "history": history(game),
+        "winners": s.winners[:], **final(s, scores(s)), "history": history(game),
     }

@@ -112,7 +112,7 @@ def _pages(league: League) -> Blueprint:
 
 def _api(league: League, organiser: Organiser, streams: StreamServer) -> Blueprint:
     bp = Blueprint("venue_api", __name__, url_prefix="/api")
-    guard = PinGuard()
+    guard = PinGuard("organiser PIN")
 
     @bp.errorhandler(CommandError)
     def refused(e: CommandError) -> tuple[Response, int]:

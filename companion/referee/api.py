@@ -27,11 +27,12 @@ class PinGuard:
     average for a 6-digit PIN. A Godfather already logged in is never stopped: a session
     needs no PIN. Only addresses with a wrong try in the window are kept: at most 10."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = "table PIN") -> None:
         self._wrong: dict[str, deque[float]] = {}
         self._all: deque[float] = deque()
         self._lock = threading.Lock()
-        self.refused = Refusals("table PIN")  # wrong, and tried while locked
+        self.name = name  # what a refusal calls the PIN it guards
+        self.refused = Refusals(name)  # wrong, and tried while locked
 
     def check(self, table: Table, pin: str, who: str) -> None:
         now = time.monotonic()
@@ -49,7 +50,7 @@ class PinGuard:
                 mine.append(now)
                 self._all.append(now)
                 self.refused.count("wrong", f"from {who}")
-                raise CommandError(401, "wrong table PIN")
+                raise CommandError(401, f"wrong {self.name}")
             self._wrong.pop(who, None)
 
     @property

@@ -17,9 +17,10 @@ from typing import Any
 
 from companion import __version__
 from companion.bus.client import BusClient
-from companion.bus.topics import Topics
+from companion.bus.topics import DISCOVERY_PREFIX, SEATS, Topics
 from companion.referee.table import Table
 from companion.referee.views import public_event
+from companion.rules.events import Event, Revealed, Took
 from companion.sensors.codec import FactSubscriber
 
 log = logging.getLogger(__name__)
@@ -33,25 +34,25 @@ PROBE_SILENT_S = 0.7  # no echo for this long while connected: the broker is not
 PLAYER_EVENTS = ("shot", "wounded", "eliminated", "lay_down", "loot_taken", "godfather")
 
 
-def published_events(e: dict[str, Any]) -> list[dict[str, Any]]:
+def published_events(e: Event) -> list[dict[str, Any]]:
     """The MQTT events one engine event makes (docs/MQTT.md), secrets left out."""
     pub = public_event(e)
-    if e["type"] == "revealed" and e["card"] == "bang":
+    if isinstance(e, Revealed) and e.card == "bang":
         return [{**pub, "type": "shot"}]
-    if e["type"] == "took":
-        return [{**pub, "type": "godfather" if e["loot"] == "godfather" else "loot_taken"}]
-    if e["type"] in EVENT_TYPES:
-        return [{**pub, "type": EVENT_TYPES[e["type"]]}]
+    if isinstance(e, Took):
+        return [{**pub, "type": "godfather" if e.loot == "godfather" else "loot_taken"}]
+    if e.type in EVENT_TYPES:
+        return [{**pub, "type": EVENT_TYPES[e.type]}]
     return []
 
 
 class RefereeLink:
     def __init__(self, table: Table, bus: BusClient, topics: Topics,
-                 home_assistant: bool = False, discovery_prefix: str = "homeassistant") -> None:
+                 home_assistant: bool = False, discovery_prefix: str = DISCOVERY_PREFIX) -> None:
         self.table, self.bus, self.topics = table, bus, topics
         self.home_assistant, self.prefix = home_assistant, discovery_prefix
         self.facts: FactSubscriber | None = None
-        self._probe_topic = f"{topics.base}/referee/probe"
+        self._probe_topic = topics.referee_probe
         self._echo_at = time.monotonic()
         self._silent = False  # the probe, not the connection, says the broker is down
         self._sent_version = -1
@@ -60,7 +61,7 @@ class RefereeLink:
 
     def start(self) -> None:
         self.facts = FactSubscriber(self.bus, self.topics, self.table.on_fact)
-        self.bus.subscribe(f"{self.topics.base}/device/+/info", self._on_device)
+        self.bus.subscribe(self.topics.device_info, self._on_device)
         self.bus.subscribe(self._probe_topic, self._on_echo)
         self.bus.on_connect(self._on_connect)
         self.bus.on_disconnect(lambda reason: self.table.link(BROKER, False, reason))
@@ -116,7 +117,7 @@ class RefereeLink:
             return
         state = self.table.public_state()
         self._sent_version = state["version"]
-        self.bus.publish(f"{self.topics.base}/game/state", json.dumps(state), retain=True)
+        self.bus.publish(self.topics.game_state, json.dumps(state), retain=True)
         game = self.table.game
         if game is None:
             return
@@ -125,15 +126,15 @@ class RefereeLink:
         for e in game.state.events[self._sent_events:]:
             for out in published_events(e):
                 payload = json.dumps(out)
-                self.bus.publish(f"{self.topics.base}/game/event", payload)
+                self.bus.publish(self.topics.game_event, payload)
                 if out["type"] in PLAYER_EVENTS and out.get("player") in game.seat_of:
                     seat = game.seat_of[out["player"]]
-                    self.bus.publish(f"{self.topics.base}/player/{seat}/event",
+                    self.bus.publish(self.topics.player_event(seat),
                                      json.dumps({"event_type": out["type"], **out}))
         self._sent_events = len(game.state.events)
 
     def _discovery(self) -> None:
-        for topic, config in discovery(self.table.name, self.topics.base, self.prefix).items():
+        for topic, config in discovery(self.topics, self.prefix).items():
             self.bus.publish(topic, json.dumps(config), retain=True)
 
 
@@ -153,24 +154,25 @@ def hub_schedule(payload: bytes) -> tuple[tuple[int, ...], int] | None:
     return None
 
 
-def discovery(table: str, base: str, prefix: str) -> dict[str, dict[str, Any]]:
+def discovery(topics: Topics, prefix: str) -> dict[str, dict[str, Any]]:
     """Home Assistant MQTT discovery: one device for the table, an event entity per seat.
 
     `default_entity_id` names the entity (`object_id` stopped working in HA 2026.4);
     `origin` says what published it, as HA's MQTT integration asks of integrations.
     """
+    table = topics.table
     device = {"identifiers": [f"cashnguns_{table}"], "name": f"Cash 'n Guns table {table}",
               "manufacturer": "Cash 'n Guns table companion", "model": "Table referee",
               "sw_version": __version__}
     origin = {"name": "cashnguns-companion", "sw_version": __version__}
     out: dict[str, dict[str, Any]] = {}
-    for seat in range(1, 9):
-        uid = f"cashnguns_{table}_seat{seat}"
-        out[f"{prefix}/event/{uid}/config"] = {
+    for seat in SEATS:
+        uid = topics.seat_entity(seat)
+        out[topics.discovery(seat, prefix)] = {
             "name": f"Seat {seat}", "unique_id": uid, "default_entity_id": f"event.{uid}",
             "device": device, "origin": origin,
-            "state_topic": f"{base}/player/{seat}/event",
+            "state_topic": topics.player_event(seat),
             "event_types": list(PLAYER_EVENTS),
-            "availability_topic": f"{base}/referee/status",
+            "availability_topic": topics.referee_status,
         }
     return out

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from companion.bus.topics import DISCOVERY_PREFIX
 from companion.config import Node
 from companion.referee.timing import Timing
 
@@ -22,7 +23,7 @@ class RefereeSettings:
     names: dict[int, str] = field(default_factory=dict)  # seat -> default player name
     buzzer_pin: int | None = None  # a piezo buzzer on a Pi pin beeps the countdown
     home_assistant: bool = False  # publish Home Assistant MQTT discovery
-    discovery_prefix: str = "homeassistant"
+    discovery_prefix: str = DISCOVERY_PREFIX
 
 
 def parse(node: Node) -> RefereeSettings:
@@ -55,5 +56,5 @@ def parse(node: Node) -> RefereeSettings:
         names=names,
         buzzer_pin=node.integer("buzzer_pin", None, lo=0, hi=27),
         home_assistant=node.flag("home_assistant", False),
-        discovery_prefix=node.text("discovery_prefix", "homeassistant"),
+        discovery_prefix=node.text("discovery_prefix", DISCOVERY_PREFIX),
     )

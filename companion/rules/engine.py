@@ -13,13 +13,10 @@ from __future__ import annotations
 from companion.rules import turn
 from companion.rules.actions import Action
 from companion.rules.errors import RuleError
+from companion.rules.events import Event
 from companion.rules.phases import ACTION_TYPES, PHASE, describe
 from companion.rules.state import GameState
 from companion.rules.steps import player_named
-
-TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
-if TYPE_CHECKING:
-    from typing import Any
 
 
 def start_round(s: GameState) -> None:
@@ -73,7 +70,7 @@ def pass_window(s: GameState, name: str) -> None:
 # -- applying actions ----------------------------------------------------------------------
 
 
-def apply(state: GameState, action: Action) -> tuple[GameState, list[dict[str, Any]]]:
+def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     """Return the state after `action` and the events it caused; raise RuleError if refused.
 
     The given state is never changed.

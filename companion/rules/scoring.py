@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.rules.cards import DIAMOND_BONUS, FACE_VALUE, LOOT_KIND, painting_value
+from companion.rules.events import GameOver
 from companion.rules.powers import COLLECTOR
 from companion.rules.state import OVER, GameState, Player
 
@@ -69,4 +70,4 @@ def finish(s: GameState) -> None:
     s.winners = [p.name for p in winners]
     s.phase = OVER
     s.turn = None
-    s.event("game_over", winners=s.winners)
+    s.events.append(GameOver(s.round, winners=tuple(s.winners)))

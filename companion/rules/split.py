@@ -6,9 +6,19 @@ from functools import lru_cache
 from itertools import combinations
 
 from companion.rules import rng
-from companion.rules.actions import Action
+from companion.rules.actions import Forbid, Junk, Take
 from companion.rules.cards import JUNKABLE, KINDS, LOOT_KIND, ROUNDS, TOKEN, kind_of
 from companion.rules.errors import RuleError
+from companion.rules.events import (
+    Clipped,
+    CuteTook,
+    FirstAid,
+    Forbade,
+    GoodFriend,
+    JunkSwapped,
+    Passed,
+    Took,
+)
 from companion.rules.powers import CUTE, DICTATOR, GOOD_FRIEND, GREEDY, JUNK_DEALER
 from companion.rules.state import GameState, Player
 from companion.rules.steps import player_named, require_power
@@ -22,7 +32,7 @@ def start(s: GameState) -> None:
     if cute is not None and cute.in_split and "bill5000" in s.table:  # R18
         s.table.remove("bill5000")
         cute.loot.append("bill5000")
-        s.event("cute", player=cute.name, loot="bill5000")
+        s.events.append(CuteTook(s.round, player=cute.name, loot="bill5000"))
     s.turn = next_in_split(s, s.godfather)
 
 
@@ -74,7 +84,7 @@ def options(table: frozenset[str] | tuple[str, ...], token: bool, forbidden: str
     return (*singles, *sorted(set(combinations(allowed, 2)))) if double else singles
 
 
-def take(s: GameState, p: Player, a: Action) -> None:
+def take(s: GameState, p: Player, a: Take) -> None:
     if s.turn != p.seat:
         who = s.players[s.turn].name if s.turn is not None else "nobody"
         raise RuleError("R10", f"it is {who}'s turn to take a share, not {p.name}'s")
@@ -112,9 +122,9 @@ def took(s: GameState, p: Player, picks: tuple[str, ...]) -> None:
             p.in_split = False
     s.forbidden = None
     if not picks:
-        s.event("passed", player=p.name)
+        s.events.append(Passed(s.round, player=p.name))
     for x in picks:
-        s.events.append({"round": s.round, "type": "took", "player": p.name, "loot": x})
+        s.events.append(Took(s.round, player=p.name, loot=x))
         if x == TOKEN:
             s.token = False
             s.new_godfather = p.seat
@@ -151,7 +161,7 @@ def gain(s: GameState, p: Player, x: str) -> None:
         clip(s, p)
     elif x == "first_aid":
         s.out.append(x)
-        s.event("first_aid", player=p.name, healed=p.wounds)
+        s.events.append(FirstAid(s.round, player=p.name, healed=p.wounds))
         p.wounds = 0
     else:
         p.loot.append(x)
@@ -163,18 +173,18 @@ def clip(s: GameState, p: Player) -> None:
     if s.physical:  # hands are not tracked: the table does it with the real cards
         return
     if s.discard_bang == 0 or p.click == 0:
-        s.event("clip", player=p.name, reloaded=False)
+        s.events.append(Clipped(s.round, player=p.name, reloaded=False))
         return
     p.click -= 1
     s.discard_click += 1
     p.bang += 1
     s.discard_bang -= 1
-    s.event("clip", player=p.name, reloaded=True)
+    s.events.append(Clipped(s.round, player=p.name, reloaded=True))
     friend = s.holder(GOOD_FRIEND)
     if friend is not None and friend is not p and s.discard_bang > 0:
         friend.bang += 1
         s.discard_bang -= 1
-        s.event("good_friend", player=friend.name)
+        s.events.append(GoodFriend(s.round, player=friend.name))
 
 
 # -- the Dictator (R19) --------------------------------------------------------------------
@@ -191,7 +201,7 @@ def may_forbid(s: GameState) -> Player | None:
     return d
 
 
-def forbid(s: GameState, p: Player, a: Action) -> None:
+def forbid(s: GameState, p: Player, a: Forbid) -> None:
     require_power(p, DICTATOR, "R19")
     if may_forbid(s) is not p:
         raise RuleError("R19", "the Dictator forbids once a round, while standing at the split, "
@@ -204,7 +214,7 @@ def forbid(s: GameState, p: Player, a: Action) -> None:
         raise RuleError("R19", f"{a.kind!r} is not a kind of loot ({', '.join(KINDS)})")
     s.forbidden = a.kind
     s.used |= {"dictator"}
-    s.event("forbid", player=p.name, target=t.name, kind=a.kind)
+    s.events.append(Forbade(s.round, player=p.name, target=t.name, kind=a.kind))
 
 
 # -- the Junk Dealer (R24) -----------------------------------------------------------------
@@ -217,7 +227,7 @@ def later_piles(s: GameState) -> list[int]:
     return [s.round + 1 + i for i, pile in enumerate(s.piles) if pile]
 
 
-def junk(s: GameState, p: Player, a: Action) -> None:
+def junk(s: GameState, p: Player, a: Junk) -> None:
     require_power(p, JUNK_DEALER, "R24")
     if s.junk_card is None:
         raise RuleError("R24", "the Junk Dealer swaps once a round, right after taking "
@@ -242,12 +252,13 @@ def junk(s: GameState, p: Player, a: Action) -> None:
     s.piles[at] = tuple(pile)  # (a pile is never changed in place: copies share it)
     s.junk_card = None
     s.used |= {"junk_dealer"}
-    s.event("junk", player=p.name, gave=given, got=got, pile=pile_round)
+    s.events.append(JunkSwapped(s.round, player=p.name, gave=given, got=got,
+                                 pile=pile_round))
     gain(s, p, got)
 
 
 
-def junk_physical(s: GameState, p: Player, a: Action) -> None:
+def junk_physical(s: GameState, p: Player, a: Junk) -> None:
     """With real piles the table draws; the Junk Dealer declares the card it got."""
     if a.pile is not None:
         raise RuleError("R24", "the piles are on the table: name the card drawn, not the pile")
@@ -257,5 +268,5 @@ def junk_physical(s: GameState, p: Player, a: Action) -> None:
     given = p.loot.pop(s.junk_card)
     s.junk_card = None
     s.used |= {"junk_dealer"}
-    s.event("junk", player=p.name, gave=given, got=a.got, pile=None)
+    s.events.append(JunkSwapped(s.round, player=p.name, gave=given, got=a.got, pile=None))
     gain(s, p, a.got)

@@ -10,11 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from companion.rules.events import Event
 from companion.rules.powers import shrugs_off
-
-TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
-if TYPE_CHECKING:
-    from typing import Any
 
 # The phases' names, in the order of a turn; what each one is and does: `phases.TABLE`.
 LOOT, CHOOSE, HOLDUP, PRIVILEGE = "loot", "choose", "holdup", "privilege"
@@ -99,7 +96,7 @@ class GameState:
     physical: bool  # cards == "physical": the companion sees no hand
     loot_mode: str  # "digital" (dealt from the seeded deck) or "physical" (entered by `deal`)
     physical_loot: bool  # loot_mode == "physical"
-    variant: dict[str, Any]
+    variant: dict[str, str]  # (`setup.VARIANTS`)
     round: int
     phase: str
     godfather: int
@@ -118,7 +115,7 @@ class GameState:
     new_godfather: int | None  # who took the token this round
     out: list[str]  # loot out of play: used Clips and kits, discarded leftovers
     winners: list[str]
-    events: list[dict[str, Any]]
+    events: list[Event]  # the game's story: appended to, each event never changed
     # Kept by the rules as they change, so that nobody rescans the players for them:
     # whom the step of everyone at once (choose, hold-up, courage) still waits for, in
     # seating order (the Kid only once alone, R25): noted when it begins (`Phase.start`),
@@ -177,6 +174,3 @@ class GameState:
         """All players in seating order starting at `seat`."""
         n = len(self.players)
         return [self.players[(seat + i) % n] for i in range(n)]
-
-    def event(self, type_: str, **fields: Any) -> None:
-        self.events.append({"round": self.round, "type": type_, **fields})

@@ -9,9 +9,29 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from companion.rules import rng
-from companion.rules.actions import Action
-from companion.rules.cards import BANG, BULLETS, CLICK, LOOT_KIND, PILE_SIZE
+from companion.rules.actions import (
+    Aim,
+    Choose,
+    Courage,
+    Deal,
+    Hustle,
+    Privilege,
+    Reveal,
+    Smart,
+    Swap,
+)
+from companion.rules.cards import BANG, BULLETS, CLICK, DECK_COUNTS, LOOT_KIND, PILE_SIZE
 from companion.rules.errors import RuleError
+from companion.rules.events import (
+    Dealt,
+    Healed,
+    Hustled,
+    LaidDown,
+    Ordered,
+    SmartTookBack,
+    StealthyTook,
+    Swapped,
+)
 from companion.rules.powers import CUNNING, DOCTOR, HUSTLER, KID, PROFESSIONAL, SMART, STEALTHY
 from companion.rules.state import GameState, Player
 
@@ -62,7 +82,7 @@ def check_physical_field(s: GameState, value: object, field: str, rule: str) -> 
 # -- loot: the cards turned up (R2) and the Hustler (R23) ----------------------------------
 
 
-def deal(s: GameState, p: Player, a: Action) -> None:
+def deal(s: GameState, p: Player, a: Deal) -> None:
     """Physical loot: the Godfather enters the cards turned up for this round."""
     if not s.physical_loot:
         raise RuleError("R2", "the companion deals the loot itself (digital loot)")
@@ -73,9 +93,20 @@ def deal(s: GameState, p: Player, a: Action) -> None:
     cards = a.loot if isinstance(a.loot, tuple) else ()
     if not 1 <= len(cards) <= PILE_SIZE or any(c not in LOOT_KIND for c in cards):
         raise RuleError("R2", f"a pile is 1 to {PILE_SIZE} loot cards")
+    over = beyond_the_deck(cards)
+    if over:
+        raise RuleError("R2", f"no deck holds that: {over}")
     s.table += list(cards)
     s.done |= {"deal"}
-    s.event("dealt", player=p.name, loot=list(cards))
+    s.events.append(Dealt(s.round, player=p.name, loot=cards))
+
+
+def beyond_the_deck(cards: tuple[str, ...]) -> str | None:
+    """What in one pile no real deck can give (more copies of a card than it holds)."""
+    for card, n in DECK_COUNTS.items():
+        if cards.count(card) > n:
+            return f"the deck has {n} {card}, the pile {cards.count(card)}"
+    return None
 
 
 def hustle_victims(s: GameState, h: Player) -> list[Player]:
@@ -93,7 +124,7 @@ def hustle_gives(h: Player, v: Player) -> list[str]:
     return gives
 
 
-def hustle(s: GameState, p: Player, a: Action) -> None:
+def hustle(s: GameState, p: Player, a: Hustle) -> None:
     require_power(p, HUSTLER, "R23")
     if not s.dealt:
         raise RuleError("R23", "the Hustler acts in the loot step, once the loot is turned up "
@@ -118,7 +149,7 @@ def hustle(s: GameState, p: Player, a: Action) -> None:
         add_to_hand(p, drawn, 1)
         add_to_hand(p, give, -1)
         add_to_hand(v, give, 1)
-    s.event("hustled", player=p.name, victim=v.name)
+    s.events.append(Hustled(s.round, player=p.name, victim=v.name))
 
 
 # -- choose (R1) ---------------------------------------------------------------------------
@@ -137,7 +168,7 @@ def choosers(s: GameState) -> list[Player]:
     return [p for p in s.players if choices(s, p)]
 
 
-def choose(s: GameState, p: Player, a: Action) -> None:
+def choose(s: GameState, p: Player, a: Choose) -> None:
     n = choices(s, p)
     if not n:
         raise RuleError("R3", f"{p.name} has already put a card down this turn"
@@ -163,7 +194,7 @@ def aim_targets(s: GameState, p: Player) -> list[Player]:
     return [t for t in s.players if t.alive and t is not p]
 
 
-def aim(s: GameState, p: Player, a: Action) -> None:
+def aim(s: GameState, p: Player, a: Aim) -> None:
     """An aim in the hold-up (the privilege's re-aim is `aim_ordered`)."""
     if p.aimed:
         raise RuleError("R3", f"{p.name} has already aimed this turn")
@@ -209,7 +240,7 @@ def _card_power(s: GameState, p: Player, power: str, rule: str, ready: bool, ref
     return None if s.physical else check_bullet(card, rule)
 
 
-def swap(s: GameState, p: Player, a: Action) -> None:
+def swap(s: GameState, p: Player, a: Swap) -> None:
     card = _card_power(s, p, CUNNING, "R17", all(q.aimed for q in s.living()) and can_swap(s),
                        "the Cunning swaps only at the end of the hold-up, "
                        "after every aim, with a card down and one in hand",
@@ -219,7 +250,7 @@ def swap(s: GameState, p: Player, a: Action) -> None:
         assert p.card is not None  # (can_swap: a card is down)
         add_to_hand(p, p.card, 1)
         p.card = card
-    s.event("swapped", player=p.name)
+    s.events.append(Swapped(s.round, player=p.name))
 
 
 # -- the Godfather's privilege (R5) --------------------------------------------------------
@@ -250,7 +281,7 @@ def can_order(s: GameState) -> bool:
     return len(s.living_names) >= 3 or next(_orderable(s), None) is not None
 
 
-def privilege(s: GameState, p: Player, a: Action) -> None:
+def privilege(s: GameState, p: Player, a: Privilege) -> None:
     if p.seat != s.godfather:
         raise RuleError("R5", f"only the Godfather ({s.players[s.godfather].name}) "
                         "gives the privilege order")
@@ -267,10 +298,10 @@ def privilege(s: GameState, p: Player, a: Action) -> None:
     if not new_targets(s, o):
         raise RuleError("R5", f"{o.name} has no other living player to aim at")
     s.ordered = o.seat
-    s.event("ordered", player=p.name, order=o.name)
+    s.events.append(Ordered(s.round, player=p.name, order=o.name))
 
 
-def aim_ordered(s: GameState, p: Player, a: Action) -> None:
+def aim_ordered(s: GameState, p: Player, a: Aim) -> None:
     if s.ordered != p.seat:
         who = "nobody" if s.ordered is None else s.players[s.ordered].name
         raise RuleError("R5", f"only the player the Godfather ordered ({who}) changes target now")
@@ -287,7 +318,7 @@ def aim_ordered(s: GameState, p: Player, a: Action) -> None:
 # -- courage (R6, R20, R29) and the Smart (R28) --------------------------------------------
 
 
-def courage(s: GameState, p: Player, a: Action) -> None:
+def courage(s: GameState, p: Player, a: Courage) -> None:
     if not p.alive:
         raise RuleError("R8", f"{p.name} is out of the game")
     if p.down is not None:
@@ -302,14 +333,14 @@ def courage(s: GameState, p: Player, a: Action) -> None:
 
 def lay_down(s: GameState, p: Player) -> None:
     """`p` lies down: the Doctor heals a wound, the Stealthy takes a $10,000 bill (R20, R29)."""
-    s.events.append({"round": s.round, "type": "lay_down", "player": p.name})
+    s.events.append(LaidDown(s.round, player=p.name))
     if p.power == DOCTOR and p.wounds > 0:
         p.wounds -= 1
-        s.event("healed", player=p.name, wounds=p.wounds, by="doctor")
+        s.events.append(Healed(s.round, player=p.name, wounds=p.wounds, by="doctor"))
     if p.power == STEALTHY and "bill10000" in s.table:
         s.table.remove("bill10000")
         p.loot.append("bill10000")
-        s.event("stealthy", player=p.name, loot="bill10000")
+        s.events.append(StealthyTook(s.round, player=p.name, loot="bill10000"))
 
 
 def can_smart(s: GameState) -> bool:
@@ -324,7 +355,7 @@ def smart_options(s: GameState, m: Player) -> list[str | None]:
     return [k for k in BULLETS if hand_count(m, k) + (m.card == k) > 0]
 
 
-def smart(s: GameState, p: Player, a: Action) -> None:
+def smart(s: GameState, p: Player, a: Smart) -> None:
     card = _card_power(s, p, SMART, "R28",
                        all(q.down is not None for q in s.living()) and can_smart(s),
                        "the Smart acts after every courage choice, "
@@ -336,7 +367,7 @@ def smart(s: GameState, p: Player, a: Action) -> None:
         take_from_hand(p, card, "R28")
         discard(s, card)
     p.card = None
-    s.event("smart", player=p.name)
+    s.events.append(SmartTookBack(s.round, player=p.name))
 
 
 # -- card reveals in physical-cards mode ---------------------------------------------------
@@ -351,7 +382,7 @@ def must_reveal(s: GameState, p: Player) -> bool:
     return s.players[p.target].down is False or p.power == PROFESSIONAL
 
 
-def reveal(s: GameState, p: Player, a: Action) -> None:
+def reveal(s: GameState, p: Player, a: Reveal) -> None:
     if not must_reveal(s, p):
         raise RuleError("R7", f"{p.name} has no card to reveal now")
     p.card = check_bullet(a.card, "R7")

@@ -11,8 +11,9 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from companion.rules import effects, split, steps
-from companion.rules.actions import Action
+from companion.rules.actions import Action, Aim
 from companion.rules.cards import BANG, BULLETS, CLICK, KINDS, LOOT_KIND, ROUNDS
+from companion.rules.events import RoundBegun, Unclaimed
 from companion.rules.menu import Offer, Paired, act
 from companion.rules.powers import CUNNING, HUSTLER, JUNK_DEALER, KID, SMART
 from companion.rules.scoring import finish
@@ -22,13 +23,13 @@ from companion.rules.state import LOOT, SPLIT, GameState, Player
 
 
 @lru_cache(maxsize=1024)
-def aims(player: str, living: tuple[str, ...]) -> tuple[Action, ...]:
+def aims(player: str, living: tuple[str, ...]) -> tuple[Aim, ...]:
     """A player's aims: too slow, or at any other living player (R4, R8)."""
-    return tuple(act("aim", player, "target", t) for t in (None, *living) if t != player)
+    return tuple(Aim(player, target=t) for t in (None, *living) if t != player)
 
 
 @lru_cache(maxsize=256)
-def all_aims(living: tuple[str, ...]) -> dict[str, tuple[Action, ...]]:
+def all_aims(living: tuple[str, ...]) -> dict[str, tuple[Aim, ...]]:
     """Every living player's `aims`, by name (a step's, looked up once)."""
     return {player: aims(player, living) for player in living}
 
@@ -325,7 +326,8 @@ def begin_round(s: GameState) -> None:
     s.ordered = s.turn = s.forbidden = s.junk_card = s.new_godfather = None
     s.phase = LOOT
     s.count_the_living()
-    s.event("round", godfather=s.players[s.godfather].name, loot=s.table[:])
+    s.events.append(RoundBegun(s.round, godfather=s.players[s.godfather].name,
+                                loot=tuple(s.table)))
     if len(s.living_names) <= 1:  # R9, for a game begun from such a position
         finish(s)
 
@@ -335,7 +337,7 @@ def end_round(s: GameState) -> None:
     if s.table:  # R11
         last = s.round == ROUNDS
         carried = s.variant["unclaimed_loot"] == "carry_over" and not last
-        s.event("unclaimed", loot=s.table[:], carried=carried)
+        s.events.append(Unclaimed(s.round, loot=tuple(s.table), carried=carried))
         if not carried:
             s.out += s.table
             s.table = []

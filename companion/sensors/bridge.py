@@ -1,9 +1,10 @@
 """The sensor bridge: every backend in the config, their facts published on the bus.
 
-Built from a checked config by `companion sensors`, and by `companion run`. Start order:
-broker, bus, simulated hub, pins, serial links, the scheduler thread (switch debounce and
-the simulated hub's slots); stop in reverse, so the last words on the bus are each device
-going offline and then the bridge's own `offline` status.
+Built from a checked config by `companion sensors`, and by `companion run`, once the
+table's broker runs (`companion.runner` starts it: the bridge is one of its clients). Start
+order: bus, simulated hub, pins, serial links, the scheduler thread (switch debounce and the
+simulated hub's slots); stop in reverse, so the last words on the bus are each device going
+offline and then the bridge's own `offline` status.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import os
 import socket
 from typing import Any
 
-from companion.bus.broker import EmbeddedBroker
 from companion.bus.client import BusClient
 from companion.bus.topics import Topics
 from companion.clock import SYSTEM_CLOCK, Clock
@@ -56,7 +56,6 @@ class SensorBridge:
         self.topics = Topics(config.table)
         self.tee = Tee()
         self.scheduler = Scheduler(clock)
-        self.broker: EmbeddedBroker | None = None
         self.bus: BusClient | None = None
         self.publisher: MqttPublisher | None = None
         if publish:
@@ -83,18 +82,7 @@ class SensorBridge:
         self.tee.sinks.append(sink)
 
     def start(self) -> SensorBridge:
-        mqtt = self.config.mqtt
         if self.bus is not None:
-            if mqtt.embedded:
-                simulated = bool(self.settings.sim.guns) or self.settings.gpio.pin_factory == "mock"
-                from companion.league.bridge import table_bridge
-
-                referee = self.config.sections.get("referee")
-                self.broker = EmbeddedBroker(
-                    mqtt.port, mqtt.host, mqtt.state_dir, self.config.table, simulated,
-                    discovery_prefix=getattr(referee, "discovery_prefix", "homeassistant"),
-                    extra_conf=table_bridge(self.config),  # to a venue's league, if any
-                ).start()
             self.bus.start()
             self.bus.subscribe(self.topics.sim_command, self._sim_command)
         if self.gpio:
@@ -116,8 +104,6 @@ class SensorBridge:
         self.scheduler.stop()
         if self.bus is not None:
             self.bus.stop()
-        if self.broker is not None:
-            self.broker.stop()
 
     def __enter__(self) -> SensorBridge:
         return self.start()

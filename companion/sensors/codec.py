@@ -11,7 +11,7 @@ The publisher holds one lock around numbering and publishing, so the wire order 
 latest payload is published again on each reconnect, so a broker that restarted (and lost
 its retained messages) learns the whole state again. `lock` and `seen` are events: QoS 0,
 not retained. A fact the codec refuses is counted and logged, never published; a payload
-it refuses on the way in is counted by topic, logged at most once every REJECT_LOG_S, and
+it refuses on the way in is counted by topic, logged at most once every REJECT_LOG_MS, and
 never applied.
 """
 
@@ -19,16 +19,15 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import threading
-import time
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from companion import schema
 from companion.bus.client import BusClient
-from companion.bus.topics import OFFLINE, ONLINE, Topics
+from companion.bus.topics import FACT_LEAVES, FACT_TOPIC, OFFLINE, ONLINE, Topics
+from companion.clock import SYSTEM_CLOCK, Clock
 from companion.sensors.facts import DeviceInfo, Fact, FactSink
 
 log = logging.getLogger(__name__)
@@ -37,13 +36,10 @@ MAX_SEAT = schema.MAX_SEAT
 RETAINED = frozenset({"aim", "raised", "posture"})  # state; `lock` and `seen` are events
 VALUE_KEYS = {"aim": "target", "raised": "raised", "posture": "posture", "lock": "lock",
               "seen": "masks"}
-TOPIC = re.compile(r".*/(?:(gun)/([^/]+)/(aim|raised|lock)|(standee)/([^/]+)/(posture)"
-                   r"|(hub)/(seen))$")
 
 
 MAX_PAYLOAD = 4096  # a fact is a few dozen bytes; a hub's `seen` under 200
-REJECT_LOG_S = 10.0  # bad sensor messages are logged at most this often
-FACT_TOPICS = ("gun/+/aim", "gun/+/raised", "gun/+/lock", "standee/+/posture", "hub/seen")
+REJECT_LOG_MS = 10_000.0  # bad sensor messages are logged at most this often
 
 class CodecError(ValueError):
     """A fact or payload outside the schema; the message says which field and why."""
@@ -72,7 +68,7 @@ def encode(fact: Fact, seq: int) -> str:
 
 def fact_from_message(topic_name: str, payload: bytes) -> Fact:
     """A sensor fact from its topic and JSON payload; CodecError says what is wrong."""
-    m = TOPIC.match(topic_name)
+    m = FACT_TOPIC.match(topic_name)
     if not m:
         raise CodecError(f"not a sensor topic: {topic_name}")
     kind = m.group(3) or m.group(6) or m.group(8)
@@ -105,7 +101,7 @@ def fact_from_message(topic_name: str, payload: bytes) -> Fact:
         value = tuple(value)
     _check_value(kind, value, f"{topic_name}: {key}")
     device = data.get("device", "?")
-    return Fact(kind, seat, value, float(t),  # type: ignore[arg-type]  # kind: TOPIC's
+    return Fact(kind, seat, value, float(t),  # type: ignore[arg-type]  # kind: FACT_TOPIC's
                 device if isinstance(device, str) else "?")
 
 
@@ -191,20 +187,21 @@ class MqttPublisher(FactSink):
 class FactSubscriber:
     """Facts from the bus to `sink`, each decoded and checked by this codec."""
 
-    def __init__(self, bus: BusClient, topics: Topics, sink: Callable[[Fact], None]) -> None:
-        self.sink = sink
+    def __init__(self, bus: BusClient, topics: Topics, sink: Callable[[Fact], None],
+                 clock: Clock = SYSTEM_CLOCK) -> None:
+        self.sink, self.clock = sink, clock
         self.rejected: Counter[str] = Counter()  # bad sensor messages, by topic
         self._logged_at = float("-inf")
-        for pattern in FACT_TOPICS:
-            bus.subscribe(f"{topics.base}/{pattern}", self._message)
+        for leaf in FACT_LEAVES:
+            bus.subscribe(topics.leaf(leaf), self._message)
 
     def _message(self, topic_name: str, payload: bytes) -> None:
         try:
             fact = fact_from_message(topic_name, payload)
         except ValueError as e:
             self.rejected[topic_name[:120]] += 1
-            now = time.monotonic()
-            if now - self._logged_at >= REJECT_LOG_S:  # a flood is one line a while
+            now = self.clock.now_ms()
+            if now - self._logged_at >= REJECT_LOG_MS:  # a flood is one line a while
                 self._logged_at = now
                 log.warning("sensor message dropped: %s (%d dropped so far on %d topics)",
                             str(e)[:200], self.rejected.total(), len(self.rejected))

@@ -28,6 +28,7 @@ from companion.service.layout import Layout
 
 HELP = "list configured sensor devices with their live state and say what is missing"
 QUIET_S = 0.3  # retained messages arrive in a burst; this long without one ends it
+BURST_S = 1.0  # and it is over this long after the status came, however busy the table
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,14 +72,13 @@ def read_live(config: Config, timeout_s: float) -> dict[str, bytes] | None:
     """The retained topics of a running bridge, or None when there is no bridge."""
     topics = Topics(config.table)
     retained: dict[str, bytes] = {}
-    last = [time.monotonic()]
-    got_status = threading.Event()
+    heard, got_status = threading.Event(), threading.Event()
 
     def on_message(topic: str, payload: bytes) -> None:
-        if topic == topics.hub_seen or topic.endswith("/lock"):
-            return  # a stream of events, not state: it never goes quiet while aims are held
+        if topic in (topics.hub_seen, topics.referee_probe) or topic.endswith("/lock"):
+            return  # a stream of events, not state: it never goes quiet while a game runs
         retained[topic] = payload
-        last[0] = time.monotonic()
+        heard.set()
         if topic == topics.status:
             got_status.set()
 
@@ -92,8 +92,10 @@ def read_live(config: Config, timeout_s: float) -> dict[str, bytes] | None:
     try:
         if not bus.connected.is_set() or not got_status.wait(timeout_s):
             return None
-        while time.monotonic() - last[0] < QUIET_S:
-            time.sleep(QUIET_S / 3)
+        ends = SYSTEM_CLOCK.now_ms() + BURST_S * 1000
+        # until the retained burst has gone quiet for QUIET_S, or BURST_S has passed
+        while heard.wait(QUIET_S) and SYSTEM_CLOCK.now_ms() < ends:
+            heard.clear()
     finally:
         bus.stop()
     return retained if retained.get(topics.status) == ONLINE.encode() else None

@@ -44,11 +44,12 @@ class HubLooks:
         self._quiet = 0  # empty rounds in a row: past window + lock, more change nothing
         self._settle = self.window + aimrule.LOCK_LOOKS + 2
 
-    def seen(self, rnd: int, t_ms: float, masks: tuple[int, ...]) -> bool:
-        """A `SEEN` round ending at `t_ms`; False when it is stale (already passed)."""
+    def seen(self, rnd: int, t_ms: float, masks: tuple[int, ...], moving: int = 0) -> bool:
+        """A `SEEN` round ending at `t_ms` (`moving`: the guns whose looks count for
+        nothing, bit s-1); False when it is stale (already passed)."""
         if len(masks) != len(self.seats) or not self._catch_up(rnd - 1, t_ms - self.round_ms):
             return False  # the hub's schedule is not the one we know, or a stale round
-        self._look(rnd, t_ms, masks)
+        self._look(rnd, t_ms, masks, moving)
         return True
 
     def passed(self, in_progress: int, t_ms: float) -> None:
@@ -73,7 +74,8 @@ class HubLooks:
         self._last = upto
         return True
 
-    def _look(self, rnd: int | None, t_ms: float, masks: tuple[int, ...]) -> None:
+    def _look(self, rnd: int | None, t_ms: float, masks: tuple[int, ...], moving: int = 0
+              ) -> None:
         self.looks += 1
         if rnd is not None:
             self._last = rnd % ROUND_WRAP
@@ -81,6 +83,7 @@ class HubLooks:
         for seat, mask in zip(self.seats, masks, strict=True):
             if mask:
                 self.saw[seat] += 1
+            mask = aimrule.still_look(mask, not moving >> (seat - 1) & 1)
             change = self._trackers[seat].look(t_ms, mask)
             if change is not None:
                 state, value, since = change

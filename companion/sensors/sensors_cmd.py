@@ -20,14 +20,12 @@ def run(args: argparse.Namespace) -> int:
     if prepared is None:
         return 2
     config, stop = prepared
-    from companion.sensors import build_bridge
+    from companion.runner import start_sensors
 
-    bridge = build_bridge(config)
     try:
-        bridge.start()
+        broker, bridge = start_sensors(config)
     except (RuntimeError, OSError) as exc:
         log.error("cannot start: %s", exc)
-        bridge.stop()
         return 1
     log.info("sensors running: %s, topics under %s/ (config %s)", config.mqtt.describe(),
              bridge.topics.base, config.file)
@@ -35,4 +33,6 @@ def run(args: argparse.Namespace) -> int:
         pass
     log.info("stopping")
     bridge.stop()
+    if broker is not None:
+        broker.stop()
     return 0

@@ -17,7 +17,6 @@ import contextlib
 import logging
 import os
 import threading
-import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -25,7 +24,7 @@ from typing import Any
 import serial
 from serial.tools import list_ports
 
-from companion.clock import BoardClock, Clock
+from companion.clock import SYSTEM_CLOCK, BoardClock, Clock
 from companion.sensors.facts import DeviceInfo, Fact, FactSink
 from companion.sensors.looks import HubLooks
 from companion.sensors.scheduler import Scheduler
@@ -37,8 +36,8 @@ log = logging.getLogger(__name__)
 RETRY_S = 0.2
 READ_TIMEOUT_S = 0.2  # a read waits for data; this long at most, to notice silence in time
 WHO_EVERY_MS = 1000.0
-ASK_AGAIN_S = 0.25  # after lines went missing, `WHO` at most this often
-DROP_LOG_S = 10.0  # dropped lines are logged at most this often, as one line of counts
+ASK_AGAIN_MS = 250.0  # after lines went missing, `WHO` at most this often
+DROP_LOG_MS = 10_000.0  # dropped lines are logged at most this often, as one line of counts
 
 
 def find_port(settings: BoardSettings,
@@ -55,22 +54,28 @@ def find_port(settings: BoardSettings,
 
 
 class HubLink:
+    """`clock` stamps the facts; `transport` paces the wire: a silent hub, `WHO` asked
+    again, the drop log. Liveness is about the transport, so it runs on real time even when
+    a test's FakeClock stamps the facts (a test may give the link a fake one of its own)."""
+
     def __init__(self, settings: BoardSettings, filters: Filters, sink: FactSink,
                  scheduler: Scheduler, clock: Clock,
-                 comports: Callable[[], Iterable[Any]] = list_ports.comports) -> None:
+                 comports: Callable[[], Iterable[Any]] = list_ports.comports,
+                 transport: Clock = SYSTEM_CLOCK) -> None:
         self.settings, self.filters, self.sink = settings, filters, sink
         self.scheduler, self.clock, self._comports = scheduler, clock, comports
+        self.transport = transport
         self.dropped: Counter[str] = Counter()
         self.lines = 0
         self.seq_gaps = 0
         self.asked_again = 0  # `WHO`s sent because lines went missing
-        self._asked_again_at = -ASK_AGAIN_S
+        self._asked_again_at = -ASK_AGAIN_MS
         self._told: dict[tuple[str, int], object] = {}  # the last tilt and post of each seat
         self.online = False
         self.hello: linecodec.Message | None = None
         self.port: str | None = None
         self.last_valid_ms: float | None = None  # on `clock`, for reports
-        self._valid_at = 0.0  # time.monotonic() of the last valid line
+        self._valid_at = 0.0  # on `transport`: the last valid line
         self.offline_reason = "not found"
         self._splitter = linecodec.LineSplitter()
         self._board_clock = BoardClock(linecodec.T_WRAP)
@@ -79,7 +84,7 @@ class HubLink:
         self.looks: HubLooks | None = None  # from the hub's SLOTS: the schedule in force
         self.stat: dict[str, int] = {}  # the hub's last STAT
         self._drops_logged = 0  # how many of the drops were logged, and when
-        self._drop_log_at = -DROP_LOG_S
+        self._drop_log_at = -DROP_LOG_MS
         self._serial: serial.Serial | None = None
         self._write_lock = threading.Lock()
         self._stop = threading.Event()
@@ -169,9 +174,7 @@ class HubLink:
         self._splitter.restart()
         self._first_line = True
         self.send(linecodec.who())
-        # Liveness is about the transport, so it runs on real time even when facts are
-        # stamped by a test's FakeClock.
-        asked = self._valid_at = time.monotonic()
+        asked = self._valid_at = self.transport.now_ms()
         while not self._stop.is_set():
             try:
                 chunk = ser.read(ser.in_waiting or 1)
@@ -181,10 +184,10 @@ class HubLink:
                 arrival = self.clock.now_ms()
                 for line in self._splitter.feed(chunk):
                     self._line(line, arrival)
-            now = time.monotonic()
-            if self.online and (now - self._valid_at) * 1000 > self.filters.board_silence_ms:
+            now = self.transport.now_ms()
+            if self.online and now - self._valid_at > self.filters.board_silence_ms:
                 self._offline("silent")
-            if not self.online and (now - asked) * 1000 > WHO_EVERY_MS:
+            if not self.online and now - asked > WHO_EVERY_MS:
                 self.send(linecodec.who())
                 asked = now
         return "stopped"
@@ -203,7 +206,7 @@ class HubLink:
         if not self.online:  # after opening or silence, only a HELLO says who is there
             self._drop("before_hello")
             return
-        self.last_valid_ms, self._valid_at = arrival_ms, time.monotonic()
+        self.last_valid_ms, self._valid_at = arrival_ms, self.transport.now_ms()
         self._check_seq(msg.seq)
         t_ms = self._board_clock.to_local(msg.t, arrival_ms)
         with self.scheduler.lock:
@@ -212,7 +215,7 @@ class HubLink:
     def _message(self, msg: linecodec.Message, t_ms: float) -> None:
         looks = self.looks
         if msg.type == "SEEN":
-            if looks is None or not looks.seen(msg.round, t_ms, msg.masks):
+            if looks is None or not looks.seen(msg.round, t_ms, msg.masks, msg.moving):
                 self._drop("schedule" if looks is None or len(msg.masks) != len(looks.seats)
                            else "stale_round")
                 return
@@ -220,7 +223,7 @@ class HubLink:
         elif msg.type == "HB":
             if looks is not None:
                 looks.passed(msg.round, t_ms)
-        elif msg.type == "TILT":
+        elif msg.type == "GUN":
             self._fact("raised", msg.seat, msg.value, t_ms)
         elif msg.type == "POST":
             self._fact("posture", msg.seat, msg.value, t_ms)
@@ -271,7 +274,7 @@ class HubLink:
         restated = self.online and self.hello is not None and msg.seq != 0 and (
             msg.board_id == self.hello.board_id)
         self.hello, self._last_seq = msg, msg.seq
-        self.last_valid_ms, self._valid_at = arrival_ms, time.monotonic()
+        self.last_valid_ms, self._valid_at = arrival_ms, self.transport.now_ms()
         if restated:
             self._board_clock.to_local(msg.t, arrival_ms)
             return
@@ -289,8 +292,8 @@ class HubLink:
 
     def _ask_again(self) -> None:
         """Lines went missing: ask the hub to restate its readings (not too often)."""
-        now = time.monotonic()
-        if now - self._asked_again_at >= ASK_AGAIN_S:
+        now = self.transport.now_ms()
+        if now - self._asked_again_at >= ASK_AGAIN_MS:
             self._asked_again_at = now
             self.asked_again += 1
             self.send(linecodec.who())
@@ -319,8 +322,8 @@ class HubLink:
 
     def _drop(self, reason: str) -> None:
         self.dropped[reason] += 1
-        now = time.monotonic()
-        if now - self._drop_log_at >= DROP_LOG_S:
+        now = self.transport.now_ms()
+        if now - self._drop_log_at >= DROP_LOG_MS:
             total = sum(self.dropped.values())
             log.warning("hub %s: dropped %d line(s) since the last report (%s so far)",
                         self.settings.name, total - self._drops_logged,

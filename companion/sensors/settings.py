@@ -36,7 +36,7 @@ class PinInput:
     pull_up: bool | None = True
     active_high: bool | None = None
     invert: bool = False
-    debounce_ms: float = 20.0
+    debounce_ms: float = Filters.debounce_ms  # (the section's filters give each pin its own)
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,12 @@ class SensorSettings:
 
     SIM_HUB = "sim-hub"  # the config name of the simulated hub's link
 
+    @property
+    def simulated(self) -> bool:
+        """Some of the table is simulated (a simulated hub, or mock pins): its broker lets
+        the simulator be commanded, and its referee drives the simulator."""
+        return bool(self.sim.guns) or self.gpio.pin_factory == "mock"
+
 
 def parse(node: Node) -> SensorSettings:
     filters = _filters(node.section("filters"))
@@ -123,8 +129,8 @@ def _filters(node: Node) -> Filters:
 
 
 def _gpio(node: Node, filters: Filters) -> GpioSettings:
-    factory = node.text("pin_factory", "default", choices=PIN_FACTORIES)
-    pull_up = _pull_up(node, True)
+    factory = node.text("pin_factory", GpioSettings.pin_factory, choices=PIN_FACTORIES)
+    pull_up = _pull_up(node, PinInput.pull_up)
     active_high = node.flag("active_high", None)
     result = GpioSettings(
         pin_factory=factory,
@@ -155,7 +161,7 @@ def _pin(node: Node, pull_up: bool | None, active_high: bool | None,
         pin=pin,
         pull_up=_pull_up(node, pull_up),
         active_high=node.flag("active_high", active_high),
-        invert=node.flag("invert", False),
+        invert=node.flag("invert", PinInput.invert),
         debounce_ms=node.number("debounce_ms", filters.debounce_ms, lo=0, hi=1000),
     )
     if result.pull_up is None and result.active_high is None:

@@ -60,7 +60,7 @@ def service_report(layout: Layout, config: Config,
         more_lines, more_problems = check
         lines += [f"  {line}" for line in more_lines]
         problems += more_problems
-    if layout.on_disk(UNIT_FILE).read_text() != unit_text():
+    if layout.on_disk(UNIT_FILE).read_text() != unit_text(config):
         problems.append(f"{UNIT_FILE} is not the unit this companion writes (an upgrade by "
                         f"pip alone, or an edit): {FIX}; local changes go in a drop-in "
                         f"(systemctl edit {USER})")

@@ -72,6 +72,33 @@ def source_digest(source: Path) -> str:
     return digest.hexdigest()
 
 
+def unusable_root(root: Path) -> str | None:
+    """Why `root` cannot be installed into (a sentence), or None: it must be a system's
+    root, with the account files useradd edits, and writable."""
+    if not root.is_dir():
+        return f"{root} is no folder: name the root of the system to install into"
+    missing = [n for n in ("passwd", "group", "shadow") if not (root / "etc" / n).is_file()]
+    if missing:
+        return (f"{root} is not a system's root: it has no etc/{', etc/'.join(missing)} (mount "
+                "the SD card's root partition, or an image's, and name that folder)")
+    if not os.access(root / "etc", os.W_OK):
+        return f"{root}/etc is read-only: mount the root partition for writing"
+    return None
+
+
+def relocate(built: Path, final: Path) -> None:
+    """An environment built at `built` (under --root) made to run from `final`, where
+    it is once that root is the system: its scripts' `#!` lines and its activate files
+    name `final`. (pip writes the path it was run from.)"""
+    old, new = str(built).encode(), str(final).encode()
+    for path in (*(built / "bin").iterdir(), built / "pyvenv.cfg"):
+        if path.is_symlink() or not path.is_file():
+            continue
+        data = path.read_bytes()
+        if old in data and b"\0" not in data[:1024]:  # text files: scripts and activate
+            path.write_bytes(data.replace(old, new))
+
+
 class Installer:
     def __init__(self, layout: Layout, run: Commands, args: argparse.Namespace) -> None:
         self.layout, self.run, self.args = layout, run, args
@@ -91,6 +118,8 @@ class Installer:
 
     def install(self) -> str:
         print(f"Installing the Cash 'n Guns companion into {self.root}")
+        if problem := unusable_root(self.root):
+            raise InstallError(problem)
         self.user()
         self.groups()
         self.folders()
@@ -101,9 +130,11 @@ class Installer:
         return url
 
     def user(self) -> None:
-        if USER in Accounts.read(self.root).users:
+        accounts = Accounts.read(self.root)
+        if USER in accounts.users:
             return self.say(f"user {USER}", "unchanged")
-        self.run("useradd", *self.prefix_option, "--system", "--user-group", "--home-dir",
+        group = ["--gid", USER] if USER in accounts.groups else ["--user-group"]  # kept by hand
+        self.run("useradd", *self.prefix_option, "--system", *group, "--home-dir",
                  str(STATE_DIR), "--no-create-home", "--shell", "/usr/sbin/nologin",
                  "--comment", "Cash 'n Guns table companion", USER)
         self.say(f"user {USER}", "created (a system user without login)", changed=True)
@@ -148,6 +179,8 @@ class Installer:
                 target = requirement.replace(str(source), build, 1)
             self.run(str(python), "-m", "pip", "install", "--quiet", "--upgrade",
                      "--disable-pip-version-check", *self.args.pip_option, target)
+        if prefix != PREFIX:
+            relocate(prefix, PREFIX)
         write_file(stamp, wanted, 0o644)
         self.say(f"program in {PREFIX}", f"installed from {requirement}", changed=True)
 
@@ -180,14 +213,14 @@ class Installer:
         changed = write_file(path, text, mode, *Accounts.read(self.root).ids(user, group))
         self.say(f"config {CONFIG}", outcome if changed or outcome.startswith("kept")
                  else "unchanged", changed=changed)
-        config = parse(text, str(CONFIG))
+        config = self.parsed = parse(text, str(CONFIG))
         return announced_url(config.table, config["dashboard"].port)
 
     def _example(self) -> str:
         return self.args.example or ("pi" if on_a_raspberry_pi() else "sim")
 
     def unit(self) -> bool:
-        changed = write_file(self.path(UNIT_FILE), unit_text(), 0o644)
+        changed = write_file(self.path(UNIT_FILE), unit_text(self.parsed), 0o644)
         self.say(f"unit {UNIT_FILE}", "written" if changed else "unchanged", changed=changed)
         return changed
 
@@ -243,6 +276,9 @@ class Installer:
         if USER in Accounts.read(self.root).users:
             self.run("userdel", *self.prefix_option, USER)
             self.say(f"user {USER}", "removed", changed=True)
+        if USER in Accounts.read(self.root).groups:  # userdel keeps it while others are in it
+            self.run("groupdel", *self.prefix_option, USER)
+            self.say(f"group {USER}", "removed", changed=True)
 
     def _remove(self, folder: Path) -> None:
         if self.path(folder).exists():

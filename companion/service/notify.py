@@ -13,8 +13,9 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import time
 from collections.abc import Callable, MutableMapping
+
+from companion.clock import SYSTEM_CLOCK, Clock
 
 log = logging.getLogger(__name__)
 VARIABLES = ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID")
@@ -78,16 +79,19 @@ class Heartbeat:
     until the next ping is due (`wait_at_most`), then calls `beat` after its work."""
 
     def __init__(self, ping: Callable[[], object], every_s: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Clock = SYSTEM_CLOCK) -> None:
         self.ping, self.every_s, self.clock = ping, every_s, clock
-        self._due = clock() + every_s
+        self._due = self._now_s() + every_s
+
+    def _now_s(self) -> float:
+        return self.clock.now_ms() / 1000
 
     def wait_at_most(self, timeout: float | None) -> float:
-        left = max(0.0, self._due - self.clock())
+        left = max(0.0, self._due - self._now_s())
         return left if timeout is None else min(timeout, left)
 
     def beat(self) -> None:
-        now = self.clock()
+        now = self._now_s()
         if now >= self._due:
             self.ping()
             self._due = now + self.every_s

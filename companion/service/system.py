@@ -77,6 +77,11 @@ def write_file(path: Path, text: str, mode: int, uid: int = 0, gid: int = 0) -> 
     return True
 
 
+# the builder's Python path must not reach the program's environment: pip would take a
+# checkout on it for the package already installed, and install nothing
+CLEAN_ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+
+
 @dataclass
 class Commands:
     """Runs commands, keeping a record of each; a failure raises a sentence with its output."""
@@ -87,7 +92,7 @@ class Commands:
         self.ran.append(list(args))
         try:
             done = subprocess.run(list(args), capture_output=True, text=True, check=False,
-                                  stdin=subprocess.DEVNULL)
+                                  stdin=subprocess.DEVNULL, env=CLEAN_ENV)
         except FileNotFoundError:
             raise InstallError(f"{args[0]} is not installed here: it is needed to run "
                                f"`{' '.join(args)}`") from None

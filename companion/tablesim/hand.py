@@ -4,7 +4,7 @@ Angles in degrees in the gun's frame: azimuth from the holder's facing (positive
 left) and elevation. The pointing is a piecewise trajectory of moves (minimum-jerk
 reaches, constant-speed sweeps) plus the aim's constant offset, slow drift and tremor;
 the receiver's axis differs from the sight line by the printed tube's boresight error,
-turned by the gun's roll.
+turned by the gun's roll. `imu` is what the gun's IMU reads of that motion.
 """
 
 from __future__ import annotations
@@ -13,8 +13,11 @@ import math
 import random
 from dataclasses import dataclass, replace
 
-LOWERED_EL = -60.0  # a gun let down toward the lap
-TILT_EL = -30.0  # the tilt sensor trips below this elevation
+from companion.wire.motion import LOWER_DEG
+
+LOWERED_EL = -80.0  # a gun let down toward the floor or a lap
+GYRO_BIAS_DPS = 10.0  # an IMU's gyro reads up to this at rest (LSM6DS3TR-C zero-rate level)
+DIFF_MS = 0.5  # the hand's rates by central differences over twice this
 
 
 @dataclass(frozen=True)
@@ -92,9 +95,11 @@ class Pointing:
                           rng.uniform(0, 2 * math.pi))
         self.aim_shakes(rng)
 
-    def aim_shakes(self, rng: random.Random) -> None:
-        """A new aim: new tremor, new roll (which turns the boresight error)."""
-        lo, hi = self.hand.tremor_deg
+    def aim_shakes(self, rng: random.Random, tremor_deg: tuple[float, float] | None = None
+                   ) -> None:
+        """A new aim: new tremor (`tremor_deg`: a shaky hand's instead of the usual), new
+        roll (which turns the boresight error)."""
+        lo, hi = tremor_deg or self.hand.tremor_deg
         amp = rng.uniform(lo, hi) * math.sqrt(2)
         tau = 2 * math.pi / 1000.0
         self.tremor = [(amp, tau * rng.uniform(8, 12), rng.uniform(0, 2 * math.pi))
@@ -143,3 +148,26 @@ class Pointing:
         el += (a3 * math.sin(w3 * t + p3) + a4 * math.sin(w4 * t + p4)
                + t2 * math.sin(v2 * t + q2) + self.squint[1])
         return az, el
+
+
+def imu(pointing: Pointing, t: float, bias: tuple[float, float], still: bool = False
+        ) -> tuple[float, ...]:
+    """What the gun's IMU reads at t: gyro (°/s) and accelerometer (g) in the gun's frame
+    (x along the barrel, y to its left, z up), the gyro off by its zero-rate `bias` (about
+    y and z); `still`: the gun lies put down, no hand moves it. The hand's own
+    acceleration (under 0.1 g in a held aim) is left out."""
+    if still:
+        el = math.radians(pointing.base(t)[1])
+        return (0.0, bias[0], bias[1], math.sin(el), 0.0, math.cos(el))
+    az0, el0 = pointing.at(t - DIFF_MS)
+    az1, el1 = pointing.at(t + DIFF_MS)
+    az_rate = (az1 - az0) * 1000.0 / (2 * DIFF_MS)
+    el_rate = (el1 - el0) * 1000.0 / (2 * DIFF_MS)
+    el = math.radians((el0 + el1) / 2)
+    return (az_rate * math.sin(el), -el_rate + bias[0], az_rate * math.cos(el) + bias[1],
+            math.sin(el), 0.0, math.cos(el))
+
+
+def lowered(el_deg: float) -> bool:
+    """Below the elevation at which the hub calls a gun lowered."""
+    return el_deg < LOWER_DEG

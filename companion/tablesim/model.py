@@ -12,7 +12,7 @@ import math
 import random
 
 from companion.tablesim.geometry import Table
-from companion.tablesim.hand import LOWERED_EL, TILT_EL, Hand, Move, Pointing
+from companion.tablesim.hand import GYRO_BIAS_DPS, LOWERED_EL, Hand, Move, Pointing, imu, lowered
 from companion.tablesim.optics import Optics, paths
 
 SWEEP_MARGIN_DEG = 12.0  # a sweep starts and ends this far beyond its two targets
@@ -42,7 +42,10 @@ class TableModel:
         self._cos_edge = math.cos(math.radians(self.optics.acceptance_deg
                                                + self.optics.penumbra_deg))
         self._ambient = 1 - (1 - self.optics.ambient) ** len(self.seats)
+        self._hidden = {p.seat for p in table.places if p.hides_badge}  # while aiming
         self._hands = {s: Pointing(self.hand, rng, (0.0, LOWERED_EL)) for s in self.seats}
+        self._bias = {s: (rng.uniform(-GYRO_BIAS_DPS, GYRO_BIAS_DPS),
+                          rng.uniform(-GYRO_BIAS_DPS, GYRO_BIAS_DPS)) for s in self.seats}
         # gun -> planned aims [start, target or None, settled_at, not_steady_since]
         self._aims: dict[int, list[list]] = {s: [] for s in self.seats}
         self._last: dict[int, int] = {}
@@ -59,11 +62,13 @@ class TableModel:
 
     def detect(self, t_ms: float, beacon_seat: int) -> int:
         """Mask of guns (bit s-1) whose receiver reports `beacon_seat`'s burst at t_ms;
-        `beacon_seat` 0 is the dark slot, where only ambient light fires receivers."""
+        `beacon_seat` 0 is the dark slot, where only ambient light fires receivers. A badge
+        its holder's grip covers sends nothing while the holder's gun is up."""
         self.now = t_ms
         rng = self.rng
         mask = 0
-        if beacon_seat:
+        if beacon_seat and not (beacon_seat in self._hidden
+                                and not lowered_at_rest(self._hands[beacon_seat], t_ms)):
             cos_edge = self._cos_edge
             optics = self.optics
             for gun, ways in self._pairs[beacon_seat]:
@@ -89,13 +94,16 @@ class TableModel:
     # -- the hands --------------------------------------------------------------------
 
     def intent(self, gun: int, kind: str, target: int | None = None, other: int | None = None,
-               at_ms: float | None = None, speed_dps: float = 90.0) -> float:
+               at_ms: float | None = None, speed_dps: float = 90.0,
+               offset_deg: float | None = None,
+               tremor_deg: tuple[float, float] | None = None) -> float:
         """Plan what gun's hand does from at_ms (default now); returns when it gets there.
 
         hold, swing: reach target (a new aim: new offset, tremor and roll); swing is a hold
         that starts on another target. between: point midway between target and other.
         sweep: raise, sweep across target then other at speed_dps, let the gun down.
-        lower: let the gun down."""
+        lower: let the gun down. `offset_deg`: a hold off by this much (a lazy aim)
+        instead of the hand's usual offset; `tremor_deg`: a shaky hand's tremor range."""
         t = self.now if at_ms is None else at_ms
         pointing = self._hands[gun]
         az0, el0 = pointing.base(t)
@@ -111,10 +119,12 @@ class TableModel:
                 assert other is not None, "between needs two targets"
                 aim2 = self.bearing(gun, other)
                 aim = ((aim[0] + aim2[0]) / 2, (aim[1] + aim2[1]) / 2)
-            daz, delv = self.hand.draw_offset(self.rng, self.hand.offset_deg)
+            daz, delv = (self.hand.draw_offset(self.rng, self.hand.offset_deg)
+                         if offset_deg is None else Hand(offset_deg, "fixed").draw_offset(
+                             self.rng, offset_deg))
             az1, el1 = aim[0] + daz, aim[1] + delv
             end = t + self.hand.reach_ms(math.hypot(az1 - az0, el1 - el0))
-            pointing.aim_shakes(self.rng)
+            pointing.aim_shakes(self.rng, tremor_deg)
             pointing.add(Move(t, end, az0, el0, az1, el1))
             if kind != "between":
                 aims[-1][1:3] = target, end
@@ -159,9 +169,15 @@ class TableModel:
         return self.at_rest(t_ms) and self.rng.random() >= 1 - (1 - self._ambient) ** slots
 
     def raised(self, gun: int) -> bool:
-        """What the gun's tilt sensor says now."""
+        """Whether the hand holds the gun up now (the hub tells it from the IMU)."""
         hand = self._hands[gun]
-        return not lowered_at_rest(hand, self.now) and hand.at(self.now)[1] > TILT_EL
+        return not lowered_at_rest(hand, self.now) and not lowered(hand.at(self.now)[1])
+
+    def imu(self, gun: int, t_ms: float) -> tuple[float, ...]:
+        """What gun's IMU reads at t_ms: gyro (°/s) and accelerometer (g), its frame. A
+        gun put down lies still: its gyro reads its bias alone."""
+        hand = self._hands[gun]
+        return imu(hand, t_ms, self._bias[gun], still=lowered_at_rest(hand, t_ms))
 
     def pointing(self, gun: int, t_ms: float) -> tuple[float, float]:
         """The receiver's axis (azimuth, elevation) at t_ms, in the gun's frame."""
@@ -196,6 +212,6 @@ class TableModel:
 
 
 def lowered_at_rest(hand: Pointing, t_ms: float) -> bool:
-    """The hand's last move is over by t_ms and left the gun below the tilt's trip angle."""
+    """The hand's last move is over by t_ms and left the gun lowered."""
     last = hand.moves[-1]
-    return last.t1 <= t_ms and last.el1 <= TILT_EL
+    return last.t1 <= t_ms and lowered(last.el1)

@@ -5,7 +5,10 @@ seat s). People hold a constant offset of a few degrees, so looks cannot vote an
 into existence; what tells a held aim from a sweep is time. A target counts only once
 it was seen in the first and the last look of a hold window of whole rounds and in
 all but at most one look between. A sweep at ω through an acceptance of ±a stays
-2a/ω inside (333 ms at 60°/s for ±10°), less than the 500 ms window, so it never counts.
+2a/ω inside (333 ms at 60°/s for ±10°), less than the 500 ms window, so fast sweeps
+never count that way; a slow one (2a/ω longer than the hold: under 40°/s) would, so a
+look counts only while the gun is still (`still_look`, the gun's IMU: companion/wire/
+motion.py): a look of a gun turning faster than 7 °/s is a look that saw nothing.
 """
 
 HELD = "held"
@@ -26,6 +29,11 @@ def window_rounds(hold_ms, round_us):
 def round_fits(hold_ms, round_us):
     """Whether a round is short enough for the rule: at most a third of the hold."""
     return 3 * round_us <= hold_ms * 1000
+
+
+def still_look(mask, still):
+    """The look the rule takes: what the gun saw, or nothing while it moves."""
+    return mask if still else 0
 
 
 def _bits(mask):

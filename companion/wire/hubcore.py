@@ -5,16 +5,22 @@ A round is a dark slot (no badge on: whatever a receiver reports there is noise)
 then one slot per seat in play. The hardware layer reports each slot as the mask of
 receivers that saw it; after a round's last slot the hub knows each gun's look (the
 badges it saw), reports the round as `SEEN`, and feeds the looks to one aim tracker
-per gun, whose last looks light that gun's lock LED. Tilt and standee inputs arrive
-raw and leave debounced. firmware/PROTOCOL.md has the lines.
+per gun, whose last looks light that gun's lock LED. A gun's own seat is masked out of
+its looks, for `SEEN` and the lock LED alike: its holder's badge reaches it only as a
+reflection (a hand, a sleeve, the cards) or as supply ripple, never as a target. Each
+gun's IMU samples go to its `motion.GunMotion`: raised or lowered (`GUN`), and whether
+it is still; a look of a moving gun counts for nothing (`aimrule.still_look`), for the
+aim and the lock LED alike, and `SEEN` says which guns moved. Standee inputs arrive raw
+and leave debounced. firmware/PROTOCOL.md has the lines.
 """
 
 try:
-    from . import aimrule, linecodec, proto
+    from . import aimrule, linecodec, motion, proto
     from .debounce import Debouncer
 except ImportError:  # flat in a board's /lib
     import aimrule  # type: ignore[import-not-found, no-redef]
     import linecodec  # type: ignore[import-not-found, no-redef]
+    import motion  # type: ignore[import-not-found, no-redef]
     import proto  # type: ignore[import-not-found, no-redef]
     from debounce import Debouncer  # type: ignore[import-not-found, no-redef]
 
@@ -24,13 +30,13 @@ ROUND_MASK = linecodec.ROUND_WRAP - 1  # round numbers on the wire wrap at 2**16
 
 
 class Hub(proto.Board):
-    """The hub's slots, looks, aims, locks, inputs and lines."""
+    """The hub's slots, looks, aims, locks, guns' motion, inputs and lines."""
 
     kind = "hub"
 
-    def __init__(self, board_id, seats, slot_us, hold_ms, debounce_ms, tilts, posts):
-        """`seats`: the wired seats; `tilts`, `posts`: their readings now (bit s-1 = seat s,
-        1 = raised / standing)."""
+    def __init__(self, board_id, seats, slot_us, hold_ms, debounce_ms, posts):
+        """`seats`: the wired seats; `posts`: their standees now (bit s-1 = seat s, 1 =
+        standing). A gun counts as lowered until its IMU answers."""
         proto.Board.__init__(self, board_id, 0)
         self.seats = list(seats)
         self.hold_ms = hold_ms
@@ -38,12 +44,12 @@ class Hub(proto.Board):
         self.late = 0  # slots run late: counted by the hardware layer
         self.noise = 0  # detections in dark slots
         self.dropped = 0  # lines the link could not take: counted by the hardware layer
-        self._tilts = {}
+        self.imu_errors = 0  # IMU reads that failed: counted by the hardware layer
+        self.guns = {}
         self._posts = {}
         for s in self.seats:
-            bit = 1 << (s - 1)
-            self._tilts[s] = Debouncer(debounce_ms, 1 if tilts & bit else 0)
-            self._posts[s] = Debouncer(debounce_ms, 1 if posts & bit else 0)
+            self.guns[s] = motion.GunMotion()
+            self._posts[s] = Debouncer(debounce_ms, 1 if posts & (1 << (s - 1)) else 0)
         self._last_stat = None
         self._play(slot_us, self.seats)
 
@@ -93,8 +99,11 @@ class Hub(proto.Board):
             while rx_mask:
                 rx_mask &= rx_mask - 1
                 self.noise += 1
-        elif rx_mask:
-            bit = 1 << (seat - 1)
+            self._next += 1
+            return
+        bit = 1 << (seat - 1)
+        rx_mask &= ~bit  # a gun's own badge: only ever a reflection, never a target
+        if rx_mask:
             for i, gun in enumerate(self.order):
                 if rx_mask >> (gun - 1) & 1:
                     self._looks[i] |= bit
@@ -105,17 +114,20 @@ class Hub(proto.Board):
 
     def _end_round(self, now_ms):
         seen = False
-        for m in self._looks:
-            if m:
+        moving = 0
+        for i, gun in enumerate(self.order):
+            if self._looks[i]:
                 seen = True
+            if not self.guns[gun].still():
+                moving |= 1 << (gun - 1)
         if seen or self._reported:
             masks = ",".join([f"{m:x}" for m in self._looks])
-            self.send(now_ms, "SEEN", self.round_number(), masks)
+            self.send(now_ms, "SEEN", self.round_number(), masks, f"{moving:x}")
         self._reported = seen
         self.rounds += 1
         for i, gun in enumerate(self.order):
             tracker = self.trackers[gun]
-            tracker.look(now_ms, self._looks[i])
+            tracker.look(now_ms, aimrule.still_look(self._looks[i], not moving >> (gun - 1) & 1))
             self.locks[gun] = aimrule.lock(tracker.masks(aimrule.LOCK_LOOKS))
 
     def lock_mask(self, blink_on):
@@ -127,18 +139,28 @@ class Hub(proto.Board):
                 lit |= 1 << (gun - 1)
         return lit
 
-    def inputs(self, now_ms, tilt_mask, post_mask):
-        """Raw readings of the tilts (1 = raised) and standee reeds (1 = standing)."""
+    def inputs(self, now_ms, post_mask):
+        """Raw readings of the standee reeds (1 = standing)."""
         for s in self.seats:
-            bit = 1 << (s - 1)
-            if self._tilts[s].update(now_ms, 1 if tilt_mask & bit else 0) is not None:
-                self._tilt(now_ms, s)
-            if self._posts[s].update(now_ms, 1 if post_mask & bit else 0) is not None:
+            if self._posts[s].update(now_ms, 1 if post_mask & (1 << (s - 1)) else 0) is not None:
                 self._post(now_ms, s)
+
+    def imu(self, now_ms, seat, sample):
+        """One IMU sample of seat's gun: (gx, gy, gz) in °/s, (ax, ay, az) in g, its frame;
+        None when the read failed (counted in `STAT`)."""
+        gun = self.guns[seat]
+        if sample is None:
+            self.imu_errors += 1
+            changed = gun.lost(now_ms)
+        else:
+            changed = gun.update(now_ms, sample[0], sample[1], sample[2], sample[3], sample[4],
+                                 sample[5])
+        if changed:
+            self._gun(now_ms, seat)
 
     def readings(self, now_ms):
         for s in self.seats:
-            self._tilt(now_ms, s)
+            self._gun(now_ms, s)
             self._post(now_ms, s)
         self._slots(now_ms)
 
@@ -149,7 +171,8 @@ class Hub(proto.Board):
         proto.Board.tick(self, now_ms)
         if self._last_stat is None or proto.elapsed(now_ms, self._last_stat) >= STAT_MS:
             self._last_stat = now_ms
-            self.send(now_ms, "STAT", self.rounds, self.late, self.noise, self.dropped)
+            self.send(now_ms, "STAT", self.rounds, self.late, self.noise, self.dropped,
+                      self.imu_errors)
 
     def command(self, name, args, now_ms):
         if name != "SLOTS":
@@ -172,8 +195,12 @@ class Hub(proto.Board):
         self.send(now_ms, "OK", "SLOTS")
         return None
 
-    def _tilt(self, now_ms, seat):
-        self.send(now_ms, "TILT", seat, self._tilts[seat].value)
+    def _gun(self, now_ms, seat):
+        """`GUN`: raised or lowered, elevation and rate (`-` before the IMU answered)."""
+        gun = self.guns[seat]
+        el = "-" if gun.el is None else round(gun.el)
+        rate = "-" if gun.el is None else min(linecodec.MAX_RATE, round(gun.rate))
+        self.send(now_ms, "GUN", seat, "up" if gun.raised else "down", el, rate)
 
     def _post(self, now_ms, seat):
         self.send(now_ms, "POST", seat, "up" if self._posts[seat].value else "down")

@@ -1,4 +1,4 @@
-"""The hub's line protocol, PROTO 2 (firmware/PROTOCOL.md): the one codec of that wire.
+"""The hub's line protocol, PROTO 3 (firmware/PROTOCOL.md): the one codec of that wire.
 
 The hub and the companion run this same module (MicroPython on the hub, flat in /lib;
 CPython in the companion), so both frame, check and read lines with the very same code:
@@ -19,14 +19,15 @@ Written for both interpreters: no dataclasses, no regular expressions, annotatio
 strings.
 """
 
-PROTO = 2
+PROTO = 3
 MAX_LINE = 120  # bytes before the end of line
 T_WRAP = 1 << 30  # board clocks, in ms, wrap here
 SEQ_WRAP = 1 << 16
 ROUND_WRAP = 1 << 16
 MAX_SEAT = 8
 SLOT_US = (1500, 5000)  # the slot lengths a hub accepts: a 1000 µs burst, 500 µs of silence
-STAT_FIELDS = ("rounds", "late", "noise", "dropped")
+STAT_FIELDS = ("rounds", "late", "noise", "dropped", "imu")
+MAX_RATE = 999  # °/s: a GUN line's rate, capped
 ERR_CODES = ("crc", "syntax", "unknown", "range")
 
 _HEX = "0123456789abcdef"
@@ -141,7 +142,8 @@ class Message:
 
     def __init__(self, type: str, seq: int, t: int, board_id: str = "", firmware: str = "",
                  seat: int = 0, value: "bool | str | None" = None,
-                 round: int = 0, masks: "tuple[int, ...]" = (),
+                 elevation: "int | None" = None, rate: "int | None" = None,
+                 round: int = 0, masks: "tuple[int, ...]" = (), moving: int = 0,
                  slot_us: int = 0, seats: "tuple[int, ...]" = (),
                  stat: "tuple[int, ...]" = (), text: str = "") -> None:
         self.type = type
@@ -149,10 +151,13 @@ class Message:
         self.t = t  # the board's clock, ms, wrapping at T_WRAP
         self.board_id = board_id  # HELLO
         self.firmware = firmware  # HELLO
-        self.seat = seat  # TILT, POST
-        self.value = value  # TILT: raised (bool); POST: "up" or "down", as sent
+        self.seat = seat  # GUN, POST
+        self.value = value  # GUN: raised (bool); POST: "up" or "down", as sent
+        self.elevation = elevation  # GUN: degrees, None before the IMU answered
+        self.rate = rate  # GUN: °/s over the last 250 ms, None before the IMU answered
         self.round = round  # HB: the round in progress; SEEN: the round reported
         self.masks = masks  # SEEN: each gun's look, in slot order
+        self.moving = moving  # SEEN: the guns turning too fast for a look to count (bit s-1)
         self.slot_us = slot_us  # SLOTS
         self.seats = seats  # SLOTS: the seats in play, in slot order
         self.stat = stat  # STAT: STAT_FIELDS
@@ -160,7 +165,7 @@ class Message:
 
 
 # message type -> number of fields after SEQ and T
-_SHAPES = {"HELLO": 5, "HB": 1, "SEEN": 2, "TILT": 2, "POST": 2, "SLOTS": 2, "STAT": 4,
+_SHAPES = {"HELLO": 5, "HB": 1, "SEEN": 3, "GUN": 4, "POST": 2, "SLOTS": 2, "STAT": 5,
            "PONG": 1, "OK": 1, "ERR": 1}
 TYPES = tuple(_SHAPES)
 
@@ -192,6 +197,13 @@ def _masks(text: str) -> "tuple[int, ...]":
     return tuple([int(p, 16) for p in parts])
 
 
+def _elevation(text: str) -> "int | None":
+    """Degrees, -90..90, or None for `-` (the IMU has not answered)."""
+    if text == "-":
+        return None
+    return -_int(text[1:], 0, 90) if text.startswith("-") else _int(text, 0, 90)
+
+
 def _version(text: str) -> bool:
     parts = text.split(".")
     return len(parts) == 3 and all(_made_of(p, "0123456789", 3) for p in parts)
@@ -216,15 +228,23 @@ def parse(line: bytes) -> Message:
         if not _version(fw):
             raise LineError("fields", fw)
         return Message(kind, seq, t, board_id=board_id, firmware=fw)
-    if kind in ("HB", "SEEN"):
-        rnd = _int(rest[0], 0, ROUND_WRAP - 1)
-        return Message(kind, seq, t, round=rnd, masks=_masks(rest[1]) if kind == "SEEN" else ())
-    if kind == "TILT" or kind == "POST":
-        allowed = ("0", "1") if kind == "TILT" else ("up", "down")
-        if rest[1] not in allowed:
+    if kind == "HB":
+        return Message(kind, seq, t, round=_int(rest[0], 0, ROUND_WRAP - 1))
+    if kind == "SEEN":
+        if not _made_of(rest[2], _HEX, 2):
+            raise LineError("fields", rest[2])
+        return Message(kind, seq, t, round=_int(rest[0], 0, ROUND_WRAP - 1),
+                       masks=_masks(rest[1]), moving=int(rest[2], 16))
+    if kind == "GUN" or kind == "POST":
+        if rest[1] not in ("up", "down"):
             raise LineError("fields", kind)
-        value = rest[1] == "1" if kind == "TILT" else rest[1]
-        return Message(kind, seq, t, seat=_int(rest[0], 1, MAX_SEAT), value=value)
+        n = _int(rest[0], 1, MAX_SEAT)
+        if kind == "POST":
+            return Message(kind, seq, t, seat=n, value=rest[1])
+        el, rate = _elevation(rest[2]), None if rest[3] == "-" else _int(rest[3], 0, MAX_RATE)
+        if (el is None) != (rate is None):
+            raise LineError("fields", kind)
+        return Message(kind, seq, t, seat=n, value=rest[1] == "up", elevation=el, rate=rate)
     if kind == "SLOTS":
         return Message(kind, seq, t, slot_us=_int(rest[0], SLOT_US[0], SLOT_US[1]),
                        seats=_seats(rest[1]))

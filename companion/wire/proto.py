@@ -13,7 +13,7 @@ except ImportError:  # flat in a board's /lib
     import linecodec  # type: ignore[import-not-found, no-redef]
 
 PROTO = linecodec.PROTO
-FW_VERSION = "0.2.0"
+FW_VERSION = "0.3.0"
 HEARTBEAT_MS = 100
 TICKS_MASK = linecodec.T_WRAP - 1  # board clocks wrap at 2**30
 

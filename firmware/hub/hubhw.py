@@ -9,11 +9,20 @@ register accesses and allocates nothing:
 
 - slot start: put the slot's seat on the 74HC238's address (GP9..GP11) and start the
   38 kHz carrier (PWM on GP8, the decoder's enable) unless it is the dark slot;
-- end of the 1000 µs burst: read all receivers at once (GP0..GP7, active low, in the
-  SIO's GPIO_IN register), stop the carrier, and store seat, mask and time in a ring.
+- end of the 1000 µs burst: take the receivers' three reads, stop the carrier, and store
+  seat, mask and time in a ring.
+
+The state machine itself reads all eight receivers (GP0..GP7, active low) at once, three
+times, 698, 848 and 998 µs after the slot's start: a TSOP382's output goes low at most 15
+carrier cycles (395 µs) after a burst starts and stays low until at least 2 cycles after
+it ends, so the three reads fall inside every receiver's answer even when the handler
+starts the carrier up to 300 µs late, and the carrier is stopped only after the last one.
+A receiver counts as seeing the badge only if it was low at all three reads (150 µs
+apart, 5.7 carrier periods): a spike on its line (the badge's own current pulses share
+the seat cable) or a short noise pulse cannot make a look. hardware/IR.md has the timing.
 
 The main loop (main.py) drains the ring into the hub core, shifts the lock LEDs out
-through the 74HC595 and reads tilts and standees through the two 74HC165s.
+through the 74HC595 and reads the standees through the 74HC165 (imu.py reads the guns).
 """
 
 import array
@@ -22,8 +31,7 @@ import time
 import machine
 import rp2
 
-GPIO_IN = 0xD0000004  # SIO registers
-GPIO_OUT_SET = 0xD0000014
+GPIO_OUT_SET = 0xD0000014  # SIO registers
 GPIO_OUT_CLR = 0xD0000018
 RING = 256  # slots the main loop may fall behind by: half a second at 2 ms
 LATE_US = 250  # a slot started this much later than due counts as late
@@ -31,15 +39,25 @@ CLOCK_HZ = 1000000  # the state machine's clock: one cycle per µs
 CLOCK_OVERHEAD = 1003  # cycles of a slot besides the silence loop: y + 1003 in all
 
 
-@rp2.asm_pio()
+@rp2.asm_pio(in_shiftdir=rp2.PIO.SHIFT_LEFT)
 def slot_clock():  # PIO assembly: the names below are its instructions
     pull()  # noqa: F821 - the silence's count, kept in OSR
     wrap_target()  # noqa: F821
-    irq(0)  # noqa: F821 - slot start
-    set(x, 30)[6]  # noqa: F821 - 7 cycles
-    label("burst")  # noqa: F821
-    jmp(x_dec, "burst")[31]  # noqa: F821 - 31 x 32 cycles: 1000 µs after irq 0
-    irq(1)  # noqa: F821 - end of the burst
+    irq(0)  # noqa: F821 - slot start (cycle 0)
+    set(x, 20)[24]  # noqa: F821 - 25 cycles
+    label("first")  # noqa: F821
+    jmp(x_dec, "first")[31]  # noqa: F821 - 21 x 32 cycles
+    in_(pins, 8)[10]  # noqa: F821 - read 1 at 698 µs
+    set(x, 3)[10]  # noqa: F821
+    label("second")  # noqa: F821
+    jmp(x_dec, "second")[31]  # noqa: F821 - 4 x 32 cycles: 150 in all since read 1
+    in_(pins, 8)[10]  # noqa: F821 - read 2 at 848 µs
+    set(x, 3)[10]  # noqa: F821
+    label("third")  # noqa: F821
+    jmp(x_dec, "third")[31]  # noqa: F821
+    in_(pins, 8)  # noqa: F821 - read 3 at 998 µs
+    push(noblock)  # noqa: F821 - the three reads, read 1 in the top byte
+    irq(1)  # noqa: F821 - end of the burst, 1000 µs after irq 0
     mov(y, osr)  # noqa: F821
     label("silence")  # noqa: F821
     jmp(y_dec, "silence")  # noqa: F821
@@ -51,7 +69,7 @@ class Slots:
 
     def __init__(self, config):
         pins = config["pins"]
-        self._rx_shift = pins["receivers"][0]
+        self._rx_base = machine.Pin(pins["receivers"][0], machine.Pin.IN)
         self._addr_shift = pins["address"][0]
         for p in pins["address"]:
             machine.Pin(p, machine.Pin.OUT, value=0)
@@ -86,7 +104,7 @@ class Slots:
         self._k = 0
         self._slot_us = slot_us
         self._started = time.ticks_us()
-        self._sm = rp2.StateMachine(0, slot_clock, freq=CLOCK_HZ)
+        self._sm = rp2.StateMachine(0, slot_clock, freq=CLOCK_HZ, in_base=self._rx_base)
         self._sm.put(slot_us - CLOCK_OVERHEAD)
         self._sm.active(1)
 
@@ -111,7 +129,10 @@ class Slots:
             self._carrier.duty_u16(self._duty)
 
     def _end(self):
-        rx = ~(machine.mem32[GPIO_IN] >> self._rx_shift) & 0xFF  # receivers pull low
+        reads = 0xFFFFFF  # nothing seen, should the program have pushed nothing
+        while self._sm.rx_fifo():  # the last word: after a handler late by a whole slot,
+            reads = self._sm.get()  # an older one left behind would shift every slot
+        rx = ~(reads | reads >> 8 | reads >> 16) & 0xFF  # receivers pull low: at all three
         self._carrier.duty_u16(0)
         head = self._head
         nxt = (head + 1) % RING
@@ -135,8 +156,8 @@ class Slots:
 
 
 class Panel:
-    """The seats' other wires: lock LEDs out through a 74HC595, tilts and reeds in
-    through two chained 74HC165s (the first holds the tilts: seat s on input D(s-1))."""
+    """The seats' other wires: lock LEDs out through a 74HC595, standee reeds in through
+    a 74HC165 (seat s on input D(s-1))."""
 
     def __init__(self, config):
         pins = config["pins"]
@@ -147,7 +168,6 @@ class Panel:
         self._load = machine.Pin(pins["inputs"][0], out, value=1)
         self._clock = machine.Pin(pins["inputs"][1], out, value=0)
         self._data = machine.Pin(pins["inputs"][2], machine.Pin.IN)
-        self._tilt_flip = 0 if config["tilt_raised_level"] else 0xFF
         self._post_flip = 0 if config["post_up_level"] else 0xFF
         self._lit = None
 
@@ -164,12 +184,12 @@ class Panel:
         self._led_latch.value(0)
 
     def read(self):
-        """(tilts, posts) as masks, 1 = raised / standing."""
+        """The standees as a mask, 1 = standing."""
         self._load.value(0)  # parallel load while low
         self._load.value(1)
         word = 0
-        for _ in range(16):
+        for _ in range(8):
             word = word << 1 | self._data.value()
             self._clock.value(1)
             self._clock.value(0)
-        return (word >> 8) ^ self._tilt_flip, (word & 0xFF) ^ self._post_flip
+        return word ^ self._post_flip

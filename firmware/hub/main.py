@@ -1,4 +1,4 @@
-"""Hub firmware (RP2040): the table's IR slots, the lock LEDs, tilts and standees, USB.
+"""Hub firmware (RP2040): the table's IR slots, the lock LEDs, the guns' IMUs, standees, USB.
 
 The logic is the hub core's (companion/wire/hubcore.py), the hardware layer hubhw.py's;
 this file wires them to the pins named in config.json.
@@ -7,6 +7,7 @@ this file wires them to the pins named in config.json.
 import board
 from hubcore import Hub
 from hubhw import Panel, Slots
+from imu import Imus
 
 DEFAULTS = {
     "seats": [1, 2, 3, 4, 5, 6, 7, 8],
@@ -16,7 +17,9 @@ DEFAULTS = {
     "wdt_ms": 2000,
     "carrier_hz": 38000,
     "duty_u16": 21845,  # the carrier on for a third of each period
-    "tilt_raised_level": 0,  # a tilt input reads this while the gun is raised
+    "i2c_id": 0,  # the RP2040's I2C block on pins.i2c (GP20, GP21: I2C0)
+    "i2c_hz": 100000,  # standard mode: 4.5 m of cable per seat (hardware/IMU.md)
+    "imu_per_pass": 2,  # IMUs read per main-loop pass
     "post_up_level": 0,  # a reed input reads this while the standee stands on it
 }
 LED_PIN = 25  # the Pico's on-board LED: blinks an error code when the hub cannot start
@@ -41,9 +44,9 @@ def main():
         check(config)
         slots = Slots(config)
         panel = Panel(config)
-        tilts, posts = panel.read()
+        imus = Imus(config, config["seats"])
         hub = Hub(config["id"], config["seats"], config["slot_us"], config["hold_ms"],
-                  config["debounce_ms"], tilts, posts)
+                  config["debounce_ms"], panel.read())
     except Exception as e:  # a broken config.json: say so and wait at the REPL
         board.fail(e, LED_PIN)
         return
@@ -54,8 +57,8 @@ def main():
             played[0] = hub.order
             slots.play(hub.schedule(), hub.slot_us)
         slots.drain(hub)
-        tilts, posts = panel.read()
-        hub.inputs(now_ms, tilts, posts)
+        imus.poll(hub, now_ms, config["imu_per_pass"])
+        hub.inputs(now_ms, panel.read())
         panel.show(hub.lock_mask(now_ms // BLINK_MS % 2 == 0))
 
     board.run(hub, step, config, slots.stop)

@@ -23,3 +23,10 @@ difference() {
     // cord hole at the bottom
     translate([r - 6, -3, -1]) cylinder(d = 3.5, h = wall + 2);
 }
+if (show_dims) {
+    dim([-r, -6], [r, -6], str(2 * r), side = -14);
+    dim([r, -6], [r, r], str(r + 6), side = -8);
+    dim([0, 0], [r * sin(fan), r * cos(fan)], str("LEDs at ", -fan, ", 0, +", fan, " deg"),
+        side = 3, z = h);
+    dim([-8, -11.5], [8, -11.5], "strap bar 16", side = -6);
+}

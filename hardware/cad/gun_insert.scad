@@ -18,9 +18,18 @@ difference() {
         cylinder(d = tilt_d, h = 2 * tilt_l, center = true);
     // lock LED hole (3 mm) facing back
     translate([0, -length - 1, 9]) rotate([-90, 0, 0]) cylinder(d = 3.2, h = 8);
-    // cord channel through the clamp (6-wire coiled cord, about 4 mm)
-    translate([0, -71, 4.5]) rotate([-90, 0, 0]) cylinder(d = 4.2, h = 8);
+    // cord slot through the clamp, 7.2 x 4.4: a flat 6-wire cord (about 6.6 x 3) or a
+    // round coiled one (about 4); a dab of hot glue holds either
+    hull() for (x = [-1.4, 1.4])
+        translate([x, -71, 4.5]) rotate([-90, 0, 0]) cylinder(d = 4.4, h = 8);
     // wire pass for the receiver's leads
     translate([-2, -12, -1]) cube([4, 10, base + 2]);
 }
 translate([0, 0, (tsop[2] + 2 * wall) / 2]) aperture_tube();
+if (show_dims) {
+    aperture_dims();
+    dim([width / 2, -length], [width / 2, 0], str(length), side = -10);
+    dim([-width / 2, -length], [width / 2, -length], str(width), side = -8);
+    dim([width / 2, -40], [width / 2, 0], "tilt pocket 40 from the muzzle end", side = -22);
+    dim([-3.6, -64], [3.6, -64], "cord slot 7.2 x 4.4", side = 6, z = 9);
+}

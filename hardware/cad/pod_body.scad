@@ -16,3 +16,11 @@ difference() {
     // ear holes
     for (x = [-6, pod[0] + 6]) translate([x, pod[1] / 2, -1]) cylinder(d = 3.4, h = 5);
 }
+if (show_dims) {
+    dim([0, 0], [pod[0], 0], str(pod[0], " x ", pod[2], " high"), side = -10);
+    dim([pod[0], 0], [pod[0], pod[1]], str(pod[1]), side = -16);
+    dim([15, 0], [29, 0], "6P6C 14 x 12", side = -4, z = pod[2]);
+    dim([pod[0] / 2 - 8, pod[1]], [pod[0] / 2 + 8, pod[1]], "RJ45 16 x 14", side = 4, z = pod[2]);
+    dim([-12, pod[1] / 2 + 10], [pod[0] + 12, pod[1] / 2 + 10],
+        str("ears ", pod[0] + 24, ", holes 3.4"), side = 4);
+}

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from companion.rules import GameState
 from companion.rules.cards import BANG, CLICK, LOOT_KIND, official_deck
+from companion.rules.events import Event
 
 SECRET = {"professional": "loot", "vulture": "loot", "junk": "got"}
 
@@ -36,12 +38,13 @@ def scramble(s: GameState, me: str, rnd: random.Random) -> GameState:
     return x
 
 
-def _scrambled_event(e: dict[str, Any], me: str, rnd: random.Random) -> dict[str, Any]:
-    key = SECRET.get(e["type"])
-    if key is None or e.get("player") == me:
+def _scrambled_event(e: Event, me: str, rnd: random.Random) -> Event:
+    key = SECRET.get(e.type)
+    if key is None or getattr(e, "player", None) == me:
         return e
     fake: Any = rnd.choice(list(LOOT_KIND))
-    return {**e, key: [fake] * len(e[key]) if isinstance(e[key], list) else fake}
+    value = getattr(e, key)
+    return replace(e, **{key: (fake,) * len(value) if isinstance(value, tuple) else fake})
 
 
 def hidden_differs(a: GameState, b: GameState, me: str) -> bool:

@@ -16,7 +16,7 @@ from companion import config
 from companion.bus.broker import EmbeddedBroker
 from companion.bus.client import BusClient
 from companion.bus.settings import MqttSettings
-from companion.sensors import build_bridge
+from companion.runner import start_sensors
 
 
 def listening_addresses(port: int) -> set[str]:
@@ -61,7 +61,7 @@ def test_a_port_in_use_is_a_clear_error(table_broker, tmp_path):
 
 
 def test_a_killed_broker_is_restarted_with_its_retained_facts_and_clients_reconnect(
-        table_broker):
+        table_broker, caplog):
     sensors = BusClient(settings(table_broker), "persist-pub", f"{BASE}/status",
                         user="sensors").start()
     assert sensors.connected.is_set()
@@ -73,6 +73,7 @@ def test_a_killed_broker_is_restarted_with_its_retained_facts_and_clients_reconn
     os.kill(first.pid, signal.SIGKILL)
     wait_for(lambda: table_broker.restarts == 1 and table_broker.process is not first, 15,
              "the supervisor to restart the broker")
+    assert f"the MQTT broker is back (pid {table_broker.process.pid})" in caplog.text
     try:
         viewer = Peer(table_broker.port, "viewer", table_broker.credentials["viewer"],
                       subscribe=f"{BASE}/standee/#")
@@ -115,8 +116,8 @@ mqtt: {{embedded_port: {unused_port}, state_dir: '{tmp_path / "broker"}'}}
 sensors:
   sim: {{guns: [1, 2, 3], hand: {{ideal: true}}, link_dir: '{tmp_path / "links"}'}}
 """, "test.yaml")
-    bridge = build_bridge(cfg).start()
-    creds = bridge.broker.credentials
+    broker, bridge = start_sensors(cfg)
+    creds = broker.credentials
     watch = Peer(unused_port, "viewer", creds["viewer"], subscribe=f"{BASE}/standee/#")
     try:
         for user, password in ((None, None), ("sim", "wrong"), ("viewer", creds["viewer"]),
@@ -135,3 +136,4 @@ sensors:
     finally:
         watch.close()
         bridge.stop()
+        broker.stop()

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from served import serve  # noqa: F401  (the fixture, for test_streams and test_connections)
 from stack import start_live_table
 
 from companion.runner import Running

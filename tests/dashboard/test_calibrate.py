@@ -115,3 +115,38 @@ def test_calibrate_speaks_every_language(live, open_page):
     page.click("button[type=submit]")
     expect(page.locator("#cal-step")).to_contain_text("Schritt 1 von 30")
     expect(page.locator("#matrix thead th").nth(1)).to_have_text("Platz 1")
+
+
+def test_the_page_marks_seen_what_the_server_counts_seen_not_what_it_rounds_to(
+        tmp_path, browser):
+    """Gun 1 saw seat 3 in 112 of 125 looks (89.6 %: shown as 90%, yet below the 90 %
+    docs/DASHBOARD.md names), gun 2 saw seat 1 in 113 (90.4 %): only the second is marked
+    seen. The table's clock stands still, so the shares do too."""
+    from companion.clock import FakeClock
+    from companion.dashboard.server import DashboardServer
+
+    clock = FakeClock()
+    table = Table("cal", RefereeSettings(pin=PIN), Journal(tmp_path / "j.sqlite3"), clock)
+    settings = DashboardSettings(host="127.0.0.1", port=0)
+    server = DashboardServer(create_app(table, settings), settings).start()
+    table.readings.matrix.schedule((1, 2, 3), 2000)  # 8 ms rounds: 125 looks a second
+    now = clock.now_ms()
+    for k in range(125):
+        masks = (0b100 if k < 112 else 0, 0b001 if k < 113 else 0, 0)
+        table.on_fact(Fact("seen", 0, masks, now - 8 * k, "hub"))
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.goto(f"http://127.0.0.1:{server.port}/calibrate")
+        page.fill("#pin", PIN)
+        page.click("button[type=submit]")
+        below = page.locator('#matrix tr[data-gun="1"] td[data-badge="3"]')
+        reached = page.locator('#matrix tr[data-gun="2"] td[data-badge="1"]')
+        expect(reached).to_have_class(re.compile(r"\bseen\b"))
+        expect(below).to_have_text("90%")
+        expect(below).not_to_have_class(re.compile(r"\bseen\b"))
+    finally:
+        context.close()
+        server.stop()
+        table.journal.close()

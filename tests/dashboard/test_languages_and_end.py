@@ -92,7 +92,7 @@ def test_every_chart_label_fits_in_every_language(live, open_page, screenshot):
     start(live)
     play_to_the_end(live)
     page = open_page("/")
-    played = max(e["round"] for e in live.table.game.state.events)
+    played = max(e.round for e in live.table.game.state.events)
     for lang in ("en", "fr", "de", "es"):
         page.goto(f"{live.url}/?lang={lang}")
         chart = page.locator(".final svg.chart")

@@ -234,3 +234,21 @@ def test_the_countdown_button_is_there_exactly_when_the_server_offers_it(live, o
     assert not offered()
     expect(countdown).to_have_count(0)
     assert table.public_state()["players"][3]["counted_aim"] == {"target": "Bob", "mark": None}
+
+
+def test_the_seating_check_starts_at_the_player_count_the_server_sends(
+        live, open_page, monkeypatch):
+    """The page holds no player count: sent a minimum of 5 (the rules say 4), it checks
+    the seating of five players and not of four. Its rows are the server's seats."""
+    from companion.dashboard import setup_flow
+
+    monkeypatch.setitem(setup_flow.PLAYERS, "min", 5)
+    page = open_page("/referee")
+    log_in(page)
+    expect(page.locator("#setup tr[data-seat]")).to_have_count(8)
+    for seat, name in ((1, "Ana"), (2, "Bob"), (3, "Cyd"), (4, "Dee"), (5, "Eve")):
+        page.fill(f'input[name="name{seat}"]', name)
+    checked = page.locator("#setup-seating li")
+    expect(checked).to_have_text("This table lets every gun tell these 5 players apart.")
+    page.fill('input[name="name5"]', "")
+    expect(checked).to_have_count(0)  # four: below the minimum sent, no check

@@ -14,6 +14,7 @@ from companion.clock import FakeClock
 from companion.dashboard.address import is_local, lan_address, phone_base
 from companion.dashboard.app import create_app
 from companion.dashboard.settings import DashboardSettings
+from companion.dashboard.setup_flow import missing
 from companion.referee import equipment
 from companion.referee.commands import Auth, CommandError
 from companion.referee.journal import Journal
@@ -67,6 +68,9 @@ def test_the_seats_come_from_the_config_and_from_what_reports(table):
     assert [(s["seat"], s["gun"], s["standee"], s["ir"]) for s in kit.seats()][:6] == [
         (1, True, True, True), (2, True, True, True), (3, True, True, True),
         (4, False, False, False), (5, False, True, False), (6, True, False, False)]
+    assert [missing(s, kit.known) for s in kit.seats()][:6] == [
+        "", "", "", "both", "gun", "standee"]  # a standee alone at 5, a tilt switch alone at 6
+    assert {missing(s, False) for s in kit.seats()} == {""}, "nothing said: every seat offered"
     assert not equipment.heard(table.readings).known
     table.on_fact(Fact("posture", 6, "down", 1.0, "gpio"))
     table.readings.matrix.schedule((7, 8), 2000)  # a hub's device info: pods at 7 and 8
@@ -100,10 +104,13 @@ def test_the_setup_answers_the_godfather_only(table):
                         ).test_client()
     assert client.get("/api/setup").status_code == 401
     client.post("/api/login", json={"pin": PIN})
-    seats = client.get("/api/setup").json["seats"]
+    setup = client.get("/api/setup").json
+    seats = setup["seats"]
     assert [s["seat"] for s in seats if s["gun"] and s["standee"]] == [1, 2, 3, 4]
-    assert seats[0] == {"seat": 1, "gun": True, "ir": True, "standee": True, "gun_ok": False,
-                        "standee_ok": False, "aims": False}
+    assert seats[0] == {"seat": 1, "gun": True, "ir": True, "standee": True, "missing": "",
+                        "gun_ok": False, "standee_ok": False, "aims": False}
+    assert [s["missing"] for s in seats[3:6]] == ["", "both", "both"]
+    assert setup["players"] == {"min": 4, "max": 8}  # the box: a game for 4 to 8 players
 
 
 def test_the_qr_code_holds_the_address_the_tablet_used_on_the_network(table):

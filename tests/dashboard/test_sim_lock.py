@@ -1,5 +1,6 @@
-"""The aimer's lock LED on /sim, on a rectangle seated 3 + 3, where a gun at one end of a
-long side sees its two neighbours across 20°: pointed between them, it sees both."""
+"""The aimer's lock LED on /sim, on a rectangle seated 4 + 4, where a gun at one end of a
+long side sees the two players farthest along it 6° apart: pointed between them, it sees
+both (neighbours 20° apart are not both seen: the aperture cuts off at 10°)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from companion.referee.commands import Auth
 from companion.runner import Running, start_table
 
 PIN = "2468"
-NAMES = ("Ana", "Bob", "Cyd", "Dee", "Eve", "Fay")
+NAMES = ("Ana", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal")
 _tables = itertools.count(1)
 
 
@@ -26,8 +27,8 @@ mqtt: {{url: '{mqtt_url}'}}
 sensors:
   filters: {{debounce_ms: 10, hold_ms: 100}}
   sim:
-    guns: [1, 2, 3, 4, 5, 6]
-    table: {{shape: rect, size_m: 1.6, seating: "3+3"}}
+    guns: [1, 2, 3, 4, 5, 6, 7, 8]
+    table: {{shape: rect, size_m: 1.6, seating: "4+4"}}
     hand: {{ideal: true}}
     slot_us: 1500
     link_dir: {tmp / "links"}
@@ -63,12 +64,12 @@ def test_the_lock_led_is_steady_on_one_blinks_on_two_and_is_off_when_lowered(
     expect(led).to_have_attribute("data-lock", "1")
     expect(sim.locator('.gun[data-gun="1"] .lock')).to_contain_text("steady: one target")
 
-    sim.check('#sim-mode input[value="between"]')  # between Bob and Cyd: both seen
+    sim.check('#sim-mode input[value="between"]')  # between Cyd and Dee: both seen
     sim.click('.felt .seat[data-seat="1"]')
     expect(sim.locator("#notice")).to_have_text("Gun 1: now click the first seat.")
-    sim.click('.felt .seat[data-seat="2"]')
-    expect(sim.locator("#notice")).to_have_text("Gun 1: now click the second seat.")
     sim.click('.felt .seat[data-seat="3"]')
+    expect(sim.locator("#notice")).to_have_text("Gun 1: now click the second seat.")
+    sim.click('.felt .seat[data-seat="4"]')
     expect(led).to_have_attribute("data-lock", "2")
     expect(sim.locator('.gun[data-gun="1"] .lock')).to_contain_text("blinking: two or more")
     assert led.evaluate("e => getComputedStyle(e).animationName") == "lock-blink"

@@ -6,52 +6,19 @@ from __future__ import annotations
 import http.client
 import json
 import socket
-from collections.abc import Iterator
 
 import pytest
+from served import NAMES, PIN, new_table
 
 from companion.clock import SYSTEM_CLOCK
 from companion.config import ConfigError, parse
-from companion.dashboard.app import create_app
-from companion.dashboard.server import DashboardServer
-from companion.dashboard.settings import DashboardSettings
 from companion.dashboard.streams import ChangeViews
 from companion.referee import views
 from companion.referee.commands import Auth
-from companion.referee.journal import Journal
-from companion.referee.settings import RefereeSettings
 from companion.referee.table import Table
 from companion.referee.views import TableFrame, splice
 from companion.referee.views import compact_json as encode
 from companion.sensors.facts import Fact
-
-PIN = "1357"
-NAMES = ["Ana", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal"]
-
-
-def new_table(path) -> Table:
-    table = Table("streams", RefereeSettings(pin=PIN), Journal(path), SYSTEM_CLOCK)
-    table.command({"type": "new_game", "version": table.version, "players": NAMES,
-                   "powers": "random"}, Auth(control=True))
-    return table
-
-
-@pytest.fixture
-def serve(tmp_path) -> Iterator:
-    """`serve(**settings)`: a table with an 8-player game behind a running dashboard."""
-    running = []
-
-    def start(**settings) -> tuple[Table, DashboardServer]:
-        table = new_table(tmp_path / f"journal{len(running)}.sqlite3")
-        config = DashboardSettings(host="127.0.0.1", port=0, **settings)
-        server = DashboardServer(create_app(table, config), config).start()
-        running.append((table, server))
-        return table, server
-
-    yield start
-    for table, server in running:
-        server.stop()
-        table.journal.close()
 
 
 class Page:
@@ -150,14 +117,16 @@ def test_each_view_is_built_once_per_change_and_phones_do_not_rebuild_the_public
     table.journal.close()
 
 
-def test_two_hundred_open_pages_and_the_godfather_and_the_phones_are_still_answered(serve):
-    table, server = serve(max_streams=200)
+def test_a_full_house_of_pages_and_the_godfather_and_the_phones_are_still_answered(serve):
+    table, server = serve(max_streams=200, max_per_address=256)
     claims = {s: table.claim(s, table.access.seat_token(s)) for s in range(1, 9)}
-    pages = [Page(server.port) for _ in range(192)] + [
+    # 25 of the 200 places (one in eight) are kept for the Godfather's and the phones' views
+    pages = [Page(server.port) for _ in range(175)] + [
         Page(server.port, f"/api/events?seat={s}", claim=claims[s]) for s in range(1, 9)]
     for page in pages:
         assert page.state()["version"] == table.version
-    assert server.streams.count == 200
+    assert server.streams.count == 183
+    assert get(server.port, "/api/events").status == 503  # the public share is full
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     conn.request("POST", "/api/command", json.dumps({"type": "pause", "version": table.version}),
                  {"X-Table-Pin": PIN, "Content-Type": "application/json"})
@@ -170,7 +139,7 @@ def test_two_hundred_open_pages_and_the_godfather_and_the_phones_are_still_answe
     assert all(state["paused"] is True for state in shown)  # every page shows the pause
     assert [state["me"]["seat"] for state in shown[-8:]] == list(range(1, 9))  # phones, theirs
     refused = get(server.port, "/api/events")
-    assert refused.status == 503
+    assert refused.status == 503 and refused.getheader("Connection") == "close"
 
 
 def test_streams_past_the_limit_are_refused_politely_until_one_closes(serve):

@@ -185,13 +185,13 @@ class BoardOnPty:
 _SEAT = r"[1-8]"
 _SEATS = _SEAT + r"(?:," + _SEAT + r")*"
 _BOARD_FIELDS = {  # PROTOCOL.md: the fields after SEQ and T of each board message
-    "HELLO": r"2 hub [a-z0-9-]{1,16} \d+\.\d+\.\d+ 0",
+    "HELLO": r"3 hub [a-z0-9-]{1,16} \d+\.\d+\.\d+ 0",
     "HB": r"\d{1,5}",
-    "SEEN": r"\d{1,5} [0-9a-f]{1,2}(?:,[0-9a-f]{1,2})*",
-    "TILT": _SEAT + r" [01]",
+    "SEEN": r"\d{1,5} [0-9a-f]{1,2}(?:,[0-9a-f]{1,2})* [0-9a-f]{1,2}",
+    "GUN": _SEAT + r" (?:up|down) (?:-?\d{1,2} \d{1,3}|- -)",
     "POST": _SEAT + r" (?:up|down)",
     "SLOTS": r"\d{4} " + _SEATS,
-    "STAT": r"\d+ \d+ \d+ \d+",
+    "STAT": r"\d+ \d+ \d+ \d+ \d+",
     "PONG": r"[0-9a-fA-F]{1,8}",
     "OK": r"[A-Z]+",
     "ERR": r"(?:crc|syntax|unknown|range)",

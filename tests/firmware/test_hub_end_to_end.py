@@ -12,7 +12,7 @@ CONFIG = {
     "id": "hub",
     "seats": [1, 2, 3, 4],
     "pins": {"receivers": list(range(8)), "carrier": 8, "address": [9, 10, 11],
-             "lock": [12, 13, 14], "inputs": [15, 16, 17]},
+             "lock": [12, 13, 14], "inputs": [15, 16, 17], "i2c": [20, 21]},
 }
 WORLD = [
     {"at_ms": 0, "inputs": 0},

@@ -17,7 +17,9 @@ from companion.wire import linecodec
 
 CONFIG = json.loads((FIRMWARE / "config" / "hub.json").read_text())
 SEEN_3_BY_1 = {"at_ms": 0, "ir": {"3": 1}}  # gun 1 sees seat 3's badge
-ALL_UP = {"at_ms": 0, "inputs": 0}  # every tilt raised, every standee standing (closed)
+LEVEL = [0, 0, 0, 0, 0, 16393]  # an IMU at rest, level: 1 g on z (raw counts)
+ALL_UP = [{"at_ms": 0, "inputs": 0},  # every standee standing (closed), every gun level
+          {"at_ms": 0, "imu": {str(s): LEVEL for s in range(1, 9)}}]
 
 
 @pytest.fixture
@@ -44,14 +46,15 @@ def seen_rounds(lines):
 
 
 def test_hub_says_hello_and_reports_the_rounds_its_slot_clock_plays(start):
-    hub = start([SEEN_3_BY_1, ALL_UP, {"at_ms": 400, "inputs": 0x0200}])  # gun 2 lowered
+    down = {str(s): LEVEL if s != 2 else [0, 0, 0, -15410, 0, 5607] for s in range(1, 9)}
+    hub = start([SEEN_3_BY_1, *ALL_UP, {"at_ms": 400, "imu": down}])  # gun 2 lowered 70°
     hello = [fields(hub.line()) for _ in range(18)]
-    assert hello[0][3:] == ["2", "hub", "hub", "0.2.0", "0"]
-    assert [f[3:] for f in hello[1:17:2]] == [[str(s), "1"] for s in range(1, 9)]
+    assert hello[0][3:] == ["3", "hub", "hub", "0.3.0", "0"]
+    assert [f[3:5] for f in hello[1:17:2]] == [[str(s), "down"] for s in range(1, 9)]
     assert [f[3:] for f in hello[2:17:2]] == [[str(s), "up"] for s in range(1, 9)]
     assert hello[17][3:] == ["SLOTS", "2000", "1,2,3,4,5,6,7,8"][1:]
-    lines = hub.wait_for(lambda f: f[0] == "TILT", timeout=5)
-    assert fields(lines[-1])[3:] == ["2", "0"]
+    lines = hub.wait_for(lambda f: f[0] == "GUN" and f[4] == "down", timeout=5)
+    assert fields(lines[-1])[3:5] == ["2", "down"] and int(fields(lines[-1])[5]) <= -65
     seen = [fields(r) for r in lines if fields(r)[0] == "SEEN"]
     assert len(seen) > 10 and all(f[4] == "4,0,0,0,0,0,0,0" for f in seen)
     rounds = [int(f[3]) for f in seen]
@@ -66,7 +69,7 @@ def test_slots_keep_running_while_the_main_loop_is_stuck(start):
 
     (LATE is not checked: the stand-in clock is a thread this busy host may preempt.)
     """
-    hub = start([SEEN_3_BY_1, ALL_UP, {"at_ms": 500, "stall_ms": 400}])
+    hub = start([SEEN_3_BY_1, *ALL_UP, {"at_ms": 500, "stall_ms": 400}])
     lines = hub.wait_for(lambda f: f[0] == "STAT" and int(f[3]) > 100, timeout=10)
     beats = [int(f[2]) for f in map(fields, lines) if f[0] == "HB"]
     assert max(b - a for a, b in itertools.pairwise(beats)) >= 400  # it was stuck
@@ -78,7 +81,7 @@ def test_slots_keep_running_while_the_main_loop_is_stuck(start):
 
 
 def test_lines_the_host_cannot_take_are_dropped_and_counted(start):
-    hub = start([SEEN_3_BY_1, ALL_UP])
+    hub = start([SEEN_3_BY_1, *ALL_UP])
     pings = 6000  # ~130 kB of answers: more than the port holds
     hub.send_raw(b"".join(linecodec.encode(["PING", f"{i:x}"]) for i in range(pings)))
     hub.send("PING", "ffffffff")
@@ -92,7 +95,7 @@ def test_lines_the_host_cannot_take_are_dropped_and_counted(start):
 
 
 def test_slots_command_changes_the_schedule(start):
-    hub = start([{"at_ms": 0, "ir": {"3": 1 << 6, "7": 1 << 2}}, ALL_UP])  # guns 7 and 3
+    hub = start([{"at_ms": 0, "ir": {"3": 1 << 6, "7": 1 << 2}}, *ALL_UP])  # guns 7 and 3
     hub.line()
     hub.send("SLOTS", "3000", "7,3")
     assert fields(hub.wait_for(lambda f: f[0] in ("OK", "ERR"))[-1])[3:] == ["SLOTS"]
@@ -108,7 +111,7 @@ def test_ctrl_c_leaves_the_watchdog_fed_for_maintenance(start):
     (Without the stand-in clock's thread: this unix port, embedded in a CPython process,
     may take the signal on that thread, or crash tearing it down at exit.)
     """
-    hub = start([ALL_UP, {"at_ms": 0, "clock": "off"}])
+    hub = start([*ALL_UP, {"at_ms": 0, "clock": "off"}])
     hub.line()
     hub.proc.send_signal(signal.SIGINT)
     assert hub.proc.wait(timeout=5) == 0  # main.py ended: on a board, the REPL
@@ -145,7 +148,7 @@ def locks(stderr):
 
 
 def test_the_lock_led_is_steady_on_one_target_and_blinks_on_two(start):
-    world = [ALL_UP, {"at_ms": 0, "ir": {"3": 1}}, {"at_ms": 600, "ir": {"3": 1, "4": 1}},
+    world = [*ALL_UP, {"at_ms": 0, "ir": {"3": 1}}, {"at_ms": 600, "ir": {"3": 1, "4": 1}},
              {"at_ms": 1400, "ir": {}}]
     hub = start(world)
     hub.wait_for(lambda f: f[0] == "STAT" and int(f[3]) > 100, timeout=10)  # ~1.8 s

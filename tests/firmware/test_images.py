@@ -9,7 +9,7 @@ from firmware_harness import FIRMWARE, HERE, ROOT, BoardOnPty, check_board_line,
 build = load_build()
 BOARD_SOURCES = sorted(p for p in FIRMWARE.rglob("*.py") if p.name != "build.py")
 WIRE_SOURCES = sorted((ROOT / "companion" / "wire").glob("*.py"))
-IMAGE_BUDGET = 16 * 1024  # bytes; a Pico has about 1.4 MB of flash for files
+IMAGE_BUDGET = 20 * 1024  # bytes; a Pico has about 1.4 MB of flash for files
 
 
 @pytest.mark.parametrize("source", BOARD_SOURCES + WIRE_SOURCES, ids=lambda p: p.name)
@@ -32,7 +32,7 @@ def test_the_shared_modules_import_flat_from_compiled_files(micropython, tmp_pat
     script.write_text("import hubcore, proto\nprint(hubcore.aimrule.HOLD_MS, proto.PROTO)\n")
     done = subprocess.run([micropython.binary, str(script)], capture_output=True, text=True,
                           env=micropython.env([HERE / "stubs", lib]), timeout=30)
-    assert done.stdout.split() == ["500", "2"], done.stderr
+    assert done.stdout.split() == ["500", "3"], done.stderr
 
 
 @pytest.mark.parametrize("board", sorted(build.BOARDS))

@@ -18,7 +18,7 @@ def example(heading):
 
 def test_the_board_examples_are_lines_a_hub_sends():
     decoded = check_sequence(example("Board → companion:"))
-    assert {f[0] for f in decoded} == {"HELLO", "TILT", "POST", "SLOTS", "HB", "SEEN", "STAT",
+    assert {f[0] for f in decoded} == {"HELLO", "GUN", "POST", "SLOTS", "HB", "SEEN", "STAT",
                                        "PONG", "OK", "ERR"}
 
 
@@ -27,8 +27,8 @@ def test_the_command_examples_are_answered_as_documented(micropython):
     for raw in commands:
         assert linecodec.encode(linecodec.decode(raw)) == raw
     events = [["rx", 10 + i, raw.decode().rstrip("\n")] for i, raw in enumerate(commands)]
-    [got] = micropython.ask(["hub", ["hub", [1, 2], 3000, 500, 30, 0, 3], events])
+    [got] = micropython.ask(["hub", ["hub", [1, 2], 3000, 500, 30, 3], events])
     answers = [line.split("*")[0].split(" ") for line in got["lines"]]
-    assert [a[0] for a in answers] == ["HELLO", "TILT", "POST", "TILT", "POST", "SLOTS", "PONG",
+    assert [a[0] for a in answers] == ["HELLO", "GUN", "POST", "GUN", "POST", "SLOTS", "PONG",
                                        "OK"]
     assert answers[-2][3:] == ["1f"] and got["schedule"] == [0, 1, 2]

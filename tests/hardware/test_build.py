@@ -1,5 +1,6 @@
 """One command builds hardware/, and the committed drawings are what it builds now."""
 
+import os
 import shutil
 import subprocess
 import sys
@@ -40,3 +41,28 @@ def test_the_docs_link_only_to_files_that_exist():
     for doc in ("README.md", "IR.md"):
         for target in re.findall(r"\]\(([^)#:]+)\)", (HARDWARE / doc).read_text()):
             assert (HARDWARE / target).exists(), (doc, target)
+
+
+def _fonts(env=None):
+    run = subprocess.run(["fc-list", "--format", "%{family[0]}|%{file}\n"],
+                         capture_output=True, text=True, check=True, env=env)
+    return [line.split("|") for line in run.stdout.splitlines()]
+
+
+def test_the_drawings_see_only_the_shipped_font_whatever_the_machine_has():
+    if not shutil.which("fc-list"):
+        pytest.skip("needs fontconfig (installed with graphviz)")
+    import build
+
+    installed = {family for family, _ in _fonts()}
+    # the maker's machine of the report: Graphviz installed with its recommends
+    assert "Liberation Sans" in installed, "apt-get install fonts-liberation (./dev test does)"
+    pinned = _fonts({**os.environ, "FONTCONFIG_FILE": str(build.FONTCONFIG)})
+    assert pinned == [["DejaVu Sans", str(HARDWARE / "fonts" / "DejaVuSans.ttf")]]
+    match = subprocess.run(["fc-match", "--format", "%{file}", "Arial"], capture_output=True,
+                           text=True, check=True,
+                           env={**os.environ, "FONTCONFIG_FILE": str(build.FONTCONFIG)})
+    assert match.stdout == str(HARDWARE / "fonts" / "DejaVuSans.ttf")
+    assert "Bitstream Vera" in (HARDWARE / "fonts" / "LICENSE").read_text()
+    for name in ("seat-cable", "gun-cord", "badge-cord"):
+        assert 'fontname="DejaVu Sans"' in (HARDWARE / "gen" / f"{name}.gv").read_text(), name

@@ -1,6 +1,7 @@
 """The schematics, cable drawings and perfboard agree with the pin map and the spec."""
 
 import collections
+import re
 
 import harness
 import perfboard
@@ -104,9 +105,60 @@ def test_perfboard_parts_fit_and_match_the_hub_schematic():
     assert all(0 <= c < perfboard.COLS and 0 <= r < perfboard.ROWS for c, r in used)
     sheet = schematics.hub(PINMAP)
     pins = {ref: len(left) + len(right) for ref, _, left, right, _ in sheet.chips}
+    pins.update({ref: 2 for ref, *_ in sheet.twos})
     board = {part[0]: part[4] for part in perfboard.PARTS}
-    for ref in [r for r in pins if r[0] in "UJ" or r.startswith("RN")]:
-        assert ref in board, ref
+    assert set(board) == set(pins)  # one set of designators, every part drawn
     for ref in ("U2", "U3", "U4", "U5", "U6", "U7"):
         assert board[ref] >= pins[ref], ref  # every drawn pin has a hole
     assert board["U1"] == 40
+    for part in perfboard.PARTS:
+        assert part[5].split()[0] == part[0], part  # the drawing's label starts with it
+
+
+def test_the_wiring_list_names_only_parts_on_the_perfboard():
+    wiring = (GEN / "hub-wiring.md").read_text()
+    refs = set(re.findall(r"\b([A-Z]+\d+)\.\d+\b", wiring))
+    board = {part[0] for part in perfboard.PARTS}
+    assert refs == board
+    for seat in range(1, 9):
+        assert f"R{seat}.2" in wiring and f"F{seat}.2" in wiring
+    joins = [row.split(" | ")[1].split(", ") for row in wiring.splitlines()
+             if row.startswith("| ") and "." in row]
+    wires = sum(len(pins) - 1 for pins in joins)
+    assert f"{wires} wires" in wiring
+    assert f"{wires} wiring-list wires" in (HARDWARE / "README.md").read_text()
+
+
+def _label_boxes(svg):
+    """Every text's box in the drawing: width 0.62 em a character (DejaVu Sans averages
+    about 0.55 em on these labels), the font size high, from the text's anchor."""
+    boxes = []
+    for x, y, size, anchor, text in re.findall(
+            r"<text x='([\d.]+)' y='([\d.]+)'[^>]*font-size='([\d.]+)'[^>]*"
+            r"text-anchor='(\w+)'>([^<]*)</text>", svg):
+        x, y, size = float(x), float(y), float(size)
+        width = 0.62 * size * len(text)
+        left = {"start": x, "middle": x - width / 2, "end": x - width}[anchor]
+        boxes.append((text, left, y - size, left + width, y))
+    return boxes
+
+
+def _apart(a, b):
+    return a[3] <= b[1] or b[3] <= a[1] or a[4] <= b[2] or b[4] <= a[2]
+
+
+def test_no_label_on_the_perfboard_overlaps_another_or_a_part():
+    svg = (GEN / "perfboard-hub.svg").read_text()
+    boxes = _label_boxes(svg)
+    assert len(boxes) >= len(perfboard.PARTS)
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert _apart(a, b), (a[0], b[0])
+    outlines = [("part", float(x), float(y), float(x) + float(w), float(y) + float(h))
+                for x, y, w, h in re.findall(r"<rect x='([\d.]+)' y='([\d.]+)' "
+                                             r"width='([\d.]+)' height='([\d.]+)' rx='3' "
+                                             r"fill='#ffffffaa'", svg)]
+    assert len(outlines) == len(perfboard.PARTS)
+    for label in boxes:
+        for outline in outlines:
+            assert _apart(label, outline), label[0]

@@ -11,8 +11,9 @@ import textwrap
 
 from venue import Listener, free_port
 
+from companion.bus import topics
 from companion.bus.broker import EmbeddedBroker
-from companion.league import topics
+from companion.bus.topics import Topics
 from companion.league.bridge import bridge_conf
 from companion.league.settings import Venue
 
@@ -28,7 +29,7 @@ def test_the_public_game_goes_up_acks_and_roster_come_down_and_nothing_else(tmp_
     at_venue = Listener(venue.port, "league", creds["league"], "cashnguns/#")
     table = table_broker(tmp_path, venue, "cafe-1")
     try:
-        assert at_venue.expect(topics.bridge_state("cafe-1"), lambda p: p == b"1") == b"1"
+        assert at_venue.expect(Topics("cafe-1").bridge_state, lambda p: p == b"1") == b"1"
         local = table.credentials
         referee = Listener(table.port, "referee", local["referee"], "cashnguns/#")
         sensors = Listener(table.port, "sensors", local["sensors"], "cashnguns/cafe-1/gun/#")
@@ -45,15 +46,15 @@ def test_the_public_game_goes_up_acks_and_roster_come_down_and_nothing_else(tmp_
         at_venue.expect(f"{base}/game/event")  # after the others: the bridge keeps order
         assert not any("/gun/" in t for t in at_venue.topics()), "a sensor topic went up"
         league = venue.client("league")
-        league.publish(topics.ack("cafe-1"), '{"uid": "x", "status": "accepted"}', qos=1)
+        league.publish(Topics("cafe-1").league_ack, '{"uid": "x", "status": "accepted"}', qos=1)
         league.publish(topics.ROSTER, '{"players": ["Ana"]}', qos=1, retain=True)
-        assert json.loads(referee.expect(topics.ack("cafe-1")))["status"] == "accepted"
+        assert json.loads(referee.expect(Topics("cafe-1").league_ack))["status"] == "accepted"
         assert json.loads(referee.expect(topics.ROSTER))["players"] == ["Ana"]
         referee.close()
         sensors.close()
     finally:
         table.stop()
-    assert at_venue.expect(topics.bridge_state("cafe-1"), lambda p: p == b"0") == b"0"
+    assert at_venue.expect(Topics("cafe-1").bridge_state, lambda p: p == b"0") == b"0"
     at_venue.close()
 
 
@@ -61,10 +62,10 @@ def test_a_table_can_write_under_its_own_id_only(venue):
     creds = venue.credentials
     at_venue = Listener(venue.port, "league", creds["league"], "cashnguns/+/league/result")
     cafe1 = venue.client("cafe-1")
-    cafe1.publish(topics.result("cafe-2"), '{"forged": true}', qos=1).wait_for_publish(5)
-    cafe1.publish(topics.result("cafe-1"), '{"own": true}', qos=1).wait_for_publish(5)
-    at_venue.expect(topics.result("cafe-1"))
-    assert topics.result("cafe-2") not in at_venue.topics()
+    cafe1.publish(Topics("cafe-2").league_result, '{"forged": true}', qos=1).wait_for_publish(5)
+    cafe1.publish(Topics("cafe-1").league_result, '{"own": true}', qos=1).wait_for_publish(5)
+    at_venue.expect(Topics("cafe-1").league_result)
+    assert Topics("cafe-2").league_result not in at_venue.topics()
     cafe1.loop_stop()
     at_venue.close()
 
@@ -125,7 +126,7 @@ def test_a_table_bridges_to_the_venue_over_tls(tmp_path):
     table = EmbeddedBroker(free_port(), state_dir=tmp_path / "cafe-1", table="cafe-1",
                            extra_conf=bridge_conf("cafe-1", link)).start()
     try:
-        assert at_venue.expect(topics.bridge_state("cafe-1"), lambda p: p == b"1") == b"1"
+        assert at_venue.expect(Topics("cafe-1").bridge_state, lambda p: p == b"1") == b"1"
         referee = Listener(table.port, "referee", table.credentials["referee"], "x/never")
         referee.client.publish("cashnguns/cafe-1/game/state", '{"game": 2}', qos=1,
                                retain=True).wait_for_publish(5)

@@ -19,7 +19,7 @@ from tcpproxy import TcpProxy
 from test_store import expected_ratings
 from venue import free_port
 
-from companion.league import topics
+from companion.bus.topics import Topics
 from companion.league.simtable import sim_game
 
 FAST = {"beat_ms": 200, "hold_ms": 150, "too_slow_ms": 400, "settle_ms": 150,
@@ -75,6 +75,14 @@ def table_config(folder: Path, table: str, venue_port: int, creds: Path) -> tupl
     return path, web
 
 
+def mint(config: Path, table: str, folder: Path) -> Path:
+    """The table's own credentials file, as the venue mints it (docs/LEAGUE.md)."""
+    subprocess.run([sys.executable, "-m", "companion.cli", "league", "credentials",
+                    str(folder), "--table", table, "--config", str(config)], check=True,
+                   capture_output=True)
+    return folder / "tables" / f"{table}.json"
+
+
 @pytest.fixture
 def league_night(tmp_path, venue, database_url):
     creds = venue.folder / "credentials.json"
@@ -89,7 +97,8 @@ def league_night(tmp_path, venue, database_url):
     tables = {}
     for i, table in enumerate(TABLES, start=1):
         port = proxy.port if table == "cafe-3" else venue.port
-        path, table_web = table_config(tmp_path / table, table, port, creds)
+        path, table_web = table_config(tmp_path / table, table, port,
+                                       mint(config, table, venue.folder))
         processes.append(Process(["demo", "--config", str(path), "--pace", "0",
                                   "--players", "4", "--seed", str(40 + i)],
                                  tmp_path / f"{table}.log"))
@@ -137,7 +146,7 @@ def test_three_tables_play_a_league_night(league_night, venue, poll_until):
     forged = sim_game(5, 4, tuple(NAMES)).result("cafe-1", "f0f0f0f0f0f0", 1.7e12)
     forged["players"][0]["score"] += 50_000
     client = venue.client("cafe-1")
-    client.publish(topics.result("cafe-1"), json.dumps(forged), qos=1).wait_for_publish(5)
+    client.publish(Topics("cafe-1").league_result, json.dumps(forged), qos=1).wait_for_publish(5)
     flagged = poll_until(lambda: [g for g in get(f"{league}/api/venue")["games"]
                                   if g["uid"] == forged["uid"]], 20, "the forged result")[0]
     assert flagged["status"] == "flagged" and "score" in flagged["problems"][0]

@@ -50,8 +50,10 @@ def changed(**fields) -> bytes:
     (b"[1]", "a JSON object"),
     (changed(v=2), "version"),
     (changed(extra=1), "unknown \\['extra'\\]"),
-    (changed(table="cafe-2"), "came on the topic of 'cafe-1'"),
-    (changed(uid="cafe-2.00000000abcd.1"), "came on the topic"),
+    (changed(table="cafe-2"), "table: the result names 'cafe-2' but came on the topic of "
+                              "'cafe-1'"),
+    (changed(uid="cafe-2.00000000abcd.1"), "uid: 'cafe-2.00000000abcd.1' names the table "
+                                           "'cafe-2', but the result came from 'cafe-1'"),
     (changed(uid="cafe-1.xyz.1"), "uid"),
     (changed(game=2), "game number the uid ends with"),
     (changed(ended_ms=float("inf")), "not valid JSON|ended_ms"),

@@ -135,7 +135,7 @@ def test_a_scenario_that_is_no_table_export_is_flagged(database_url):
 
 def test_the_schema_is_migrated_once_and_a_newer_database_is_refused(database_url):
     store = Store(database_url)
-    assert store.migrated == [LATEST]
+    assert store.migrated == list(range(1, LATEST + 1))
     store.close()
     again = Store(database_url)
     assert again.migrated == []
@@ -145,3 +145,60 @@ def test_the_schema_is_migrated_once_and_a_newer_database_is_refused(database_ur
     again.close()
     with pytest.raises(SchemaError, match="newer"):
         Store(database_url)
+
+
+def copy_of(msg: dict, table: str, tag: str, game: int) -> dict:
+    """The same game sent again as another game number, journal tag or table."""
+    return {**msg, "table": table, "game": game, "uid": f"{table}.{tag}.{game}"}
+
+
+def test_a_game_is_stored_and_rated_once_whatever_number_tag_or_table_it_claims(database_url):
+    store = Store(database_url)
+    first = message("t1", 3, SEATINGS[0])
+    assert take(store, first).new
+    copies = [copy_of(first, "t1", f"{3:012x}", 2), copy_of(first, "t1", "abcdefabcdef", 1),
+              copy_of(first, "t2", f"{3:012x}", 1)]
+    for copy in copies:
+        again = take(store, copy)
+        assert not again.new and again.status == "accepted"
+    assert store.counts() == {"accepted": 1}
+    check_standings(store, [first])  # rated once
+    store.close()
+
+
+def test_a_database_of_the_first_version_learns_games_by_content(database_url):
+    from sqlalchemy import text
+
+    store = Store(database_url)
+    with store.engine.begin() as conn:  # as a league of the first version left it
+        conn.execute(text("DROP INDEX games_by_content"))
+        conn.execute(text("ALTER TABLE games DROP COLUMN content"))
+        conn.execute(text("DELETE FROM league_migrations WHERE version = 2"))
+    store.close()
+    again = Store(database_url)
+    assert again.migrated == [2]
+    msg = message("t1", 5, SEATINGS[1])
+    assert take(again, msg).new and not take(again, copy_of(msg, "t1", "0" * 12, 4)).new
+    again.close()
+
+
+def test_the_game_page_shows_the_diamonds_the_bonus_and_a_flagged_games_replayed_winners(
+        database_url):
+    store = Store(database_url)
+    forged = message("t1", 34, SEATINGS[1])
+    real_winners = forged["winners"]
+    loser = next(p["name"] for p in forged["players"] if p["name"] not in real_winners)
+    forged["winners"] = [loser]
+    stored = take(store, forged)
+    assert stored.status == "flagged"
+    listed = next(g for g in store.games() if g["id"] == stored.id)
+    assert listed["winners"] == real_winners  # what the replay gives, not the claim
+    final = store.game(stored.id)["chart"]["final"]
+    diamonds = {row["name"]: sum(card.startswith("diamond") for card in row["loot"])
+                for row in final}
+    assert {row["name"]: row["diamond_cards"] for row in final} == diamonds
+    alive = [row["name"] for row in final if row["alive"]]
+    most = max(diamonds[name] for name in alive)
+    top = [name for name in alive if diamonds[name] == most]  # the bonus: strictly the most
+    assert [row["name"] for row in final if row["bonus"]] == (top if len(top) == 1 else [])
+    store.close()

@@ -8,7 +8,7 @@ import json
 
 from playwright.sync_api import expect
 
-from companion.league import topics
+from companion.bus.topics import Topics
 from companion.league.simtable import sim_game
 
 NAMES = ("Ana", "Bob", "Cyd", "Dee", "Eve")
@@ -40,7 +40,7 @@ def test_the_venue_page_follows_every_table_live(venue_page, venue):
     expect(page.locator('[data-table="cafe-2"]')).to_have_attribute("data-online", "no")
     expect(page.locator('[data-table="cafe-2"]')).to_contain_text("Offline")
 
-    cafe1.publish(topics.result("cafe-1"), json.dumps(first.result("cafe-1", "abcdefabcdef",
+    cafe1.publish(Topics("cafe-1").league_result, json.dumps(first.result("cafe-1", "abcdefabcdef",
                                                                    1.7e12)), qos=1)
     expect(page.locator("#standings tbody tr")).to_have_count(5)
     winner = first.played.state.winners[0]
@@ -59,7 +59,7 @@ def test_the_venue_page_follows_every_table_live(venue_page, venue):
 def test_the_organiser_flags_a_result_with_the_league_pin(venue_page, venue, poll_until):
     game = sim_game(4, 5, NAMES)
     cafe3 = venue.client("cafe-3")
-    cafe3.publish(topics.result("cafe-3"), json.dumps(game.result("cafe-3", "abcabcabcabc",
+    cafe3.publish(Topics("cafe-3").league_result, json.dumps(game.result("cafe-3", "abcabcabcabc",
                                                                   1.7e12)), qos=1)
     league = venue_page.league
     poll_until(lambda: league.store.standings(), 10, "the result to be rated")

@@ -143,7 +143,7 @@ class BrokerTable:
         table = Table(name, config["referee"], Journal(tmp / "journal.sqlite3"), clock,
                       simulator=bridge.sim)
         topics = Topics(name)
-        bus = BusClient(config.mqtt, f"referee-{name}", f"{topics.base}/referee/status")
+        bus = BusClient(config.mqtt, f"referee-{name}", topics.referee_status)
         RefereeLink(table, bus, topics).start()
         bus.start()
         return cls(name, config, clock, bridge, table, bus, create_app(table, config["dashboard"]))

@@ -24,7 +24,7 @@ from companion.rules import (
     waiting,
     waiting_for,
 )
-from companion.rules.actions import FIELDS
+from companion.rules.actions import FIELDS, Aim, Choose
 from companion.rules.engine import window
 from companion.rules.phases import (
     ACTION_TYPES,
@@ -193,7 +193,7 @@ def play(s: GameState, *actions: Action) -> GameState:
     return s
 
 
-CHOSEN = [Action("choose", n, card="click") for n in ("Ana", "Bob", "Cyd", "Dee")]
+CHOSEN = [Choose(n, card="click") for n in ("Ana", "Bob", "Cyd", "Dee")]
 
 
 def test_a_countdown_for_the_kid_alone_once_the_others_have_aimed():
@@ -203,20 +203,20 @@ def test_a_countdown_for_the_kid_alone_once_the_others_have_aimed():
     s = play(state_of(KID_TABLE), *CHOSEN)
     assert countdown_step(s) == "holdup"
     assert waiting_for(s) == ("Ana", "Bob", "Cyd")
-    s = play(s, Action("aim", "Ana", target="Bob"), Action("aim", "Bob", target=None))
+    s = play(s, Aim("Ana", target="Bob"), Aim("Bob", target=None))
     assert waiting_for(s) == ("Cyd",)
-    s = play(s, Action("aim", "Cyd", target="Ana"))
+    s = play(s, Aim("Cyd", target="Ana"))
     assert countdown_step(s) == "holdup"
     assert waiting(s) == ("holdup", ("Dee",))
     assert [str(a) for a in legal_actions(s)][:1] == ["{type: aim, player: Dee, target: null}"]
-    s = play(s, Action("aim", "Dee", target="Ana"))
+    s = play(s, Aim("Dee", target="Ana"))
     assert countdown_step(s) is None
     assert waiting(s) == ("privilege", ("Ana",))
 
 
 def test_no_countdown_once_everyone_has_acted_even_with_a_window_open():
     header = FOUR + "powers: {Bob: cunning}\n"
-    s = play(state_of(header), *CHOSEN, *[Action("aim", n, target=t) for n, t in
+    s = play(state_of(header), *CHOSEN, *[Aim(n, target=t) for n, t in
                                           (("Ana", "Bob"), ("Bob", "Cyd"), ("Cyd", "Dee"),
                                            ("Dee", "Ana"))])
     assert s.phase == "holdup"

@@ -20,9 +20,10 @@ from companion.rules import (
     new_game,
     state_to_dict,
 )
-from companion.rules.actions import FIELDS
+from companion.rules.actions import ACTIONS, FIELDS
 from companion.rules.cards import BULLETS, DECK_COUNTS, KINDS, LOOT_KIND, TOKEN, official_deck
 from companion.rules.engine import pass_window, window
+from companion.rules.events import Event, GoodFriend, RoundBegun
 from companion.rules.powers import wound_limit
 from companion.rules.setup import Setup
 from companion.rules.state import GameState
@@ -35,7 +36,7 @@ def loot_in_play(s: GameState) -> Counter[str]:
     return Counter(cards + [c for p in s.players for c in p.loot])
 
 
-def check_invariants(s: GameState, new_events: list[dict], start_hand_extra: dict[str, int],
+def check_invariants(s: GameState, new_events: list[Event], start_hand_extra: dict[str, int],
                      ) -> None:
     if not s.physical_loot:  # (real piles: the companion sees only what is dealt)
         assert loot_in_play(s) == Counter(DECK_COUNTS)
@@ -49,7 +50,7 @@ def check_invariants(s: GameState, new_events: list[dict], start_hand_extra: dic
     if not any(not p.alive for p in s.players):
         held = sum(p.hand_size + (p.card is not None) for p in s.players)
         assert held + s.discard_bang + s.discard_click == 8 * len(s.players)
-    if any(e["type"] == "round" for e in new_events) and s.phase in ("loot", "choose"):
+    if any(isinstance(e, RoundBegun) for e in new_events) and s.phase in ("loot", "choose"):
         for p in s.living():  # R1: one card a round; Clip and Hustler swap, Good Friend adds
             if p.card is None:  # (the action that began the round may be a choice in it)
                 assert p.hand_size == 9 - s.round + start_hand_extra.get(p.name, 0), p.name
@@ -67,7 +68,7 @@ def random_action(rnd: random.Random, names: tuple[str, ...]) -> Action:
                  tuple(rnd.choices(tuple(LOOT_KIND), k=rnd.randint(1, 8)))),
     }
     fields = {f: rnd.choice(values[f]) for f in FIELDS[kind]}
-    return Action(kind, rnd.choice(names), **fields)
+    return ACTIONS[kind](rnd.choice(names), **fields)
 
 
 def accepted(s: GameState, a: Action) -> bool:
@@ -122,7 +123,7 @@ def test_legal_actions_and_apply_agree_at_every_step(players, powers, seed, vari
             assert accepted(s, a) == expected, f"apply and legal_actions disagree on {a}"
         before = state_to_dict(s)
         s, events = apply(s, rnd.choice(legal))
-        extra.update(e["player"] for e in events if e["type"] == "good_friend")
+        extra.update(e.player for e in events if isinstance(e, GoodFriend))
         check_invariants(s, events, extra)
         assert before["events"] == state_to_dict(s)["events"][: len(before["events"])]
     assert s.round == 8 or len(s.living()) <= 1
@@ -148,7 +149,7 @@ def test_thousands_of_random_games_hold_the_invariants_and_replay_identically():
                 n = len(again.events)
                 apply_in_place(again, a)
                 new = again.events[n:]
-                extra.update(e["player"] for e in new if e["type"] == "good_friend")
+                extra.update(e.player for e in new if isinstance(e, GoodFriend))
                 check_invariants(again, new, extra)
             assert state_to_dict(again) == state_to_dict(s)
 

@@ -31,7 +31,7 @@ def demo_config(tmp_path: Path, port: int) -> Path:
     fast = ("referee:\n  timing: {beat_ms: 200, hold_ms: 150, too_slow_ms: 400, "
             "settle_ms: 150, posture_ms: 300}\n")
     config = tmp_path / "demo.yaml"
-    config.write_text(sim.replace("embedded_port: 1883", f"embedded_port: {port}") + fast)
+    config.write_text(sim + f"mqtt: {{embedded_port: {port}}}\n" + fast)
     return config
 
 

@@ -16,7 +16,7 @@ from companion import schema
 from companion.referee.commands import CommandError
 from companion.referee.game import engine_setup
 from companion.referee.setup import check_setup
-from companion.rules.actions import FIELDS, Action
+from companion.rules.actions import ACTIONS, FIELDS, Action
 from companion.rules.cards import BULLETS, KINDS, LOOT_KIND, ROUNDS, TOKEN
 from companion.rules.powers import POWERS
 from companion.rules.setup import VARIANTS
@@ -58,7 +58,7 @@ def actions(draw, physical: bool) -> Action:
     hidden = HIDDEN.get(kind)
     if hidden and not physical and not (kind == "hustle" and fields["victim"] is None):
         fields[hidden] = draw(bullets)
-    return Action(kind, draw(players), **fields)
+    return ACTIONS[kind](draw(players), **fields)
 
 
 @settings(max_examples=300)

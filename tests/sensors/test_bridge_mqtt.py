@@ -9,6 +9,7 @@ import pytest
 
 from companion import config
 from companion.bus.client import BusClient
+from companion.runner import start_sensors
 from companion.sensors import build_bridge
 
 _tables = itertools.count(1)
@@ -162,8 +163,8 @@ def test_a_clean_stop_says_offline(tmp_path, mosquitto, observe):
 
 def test_with_no_broker_configured_the_tables_own_serves_its_users(tmp_path, unused_port):
     """The companion's Mosquitto: a `viewer` reads the facts (strangers: tests/bus)."""
-    bridge = build_bridge(table_config(
-        tmp_path, f"{{embedded_port: {unused_port}, state_dir: '{tmp_path / 'broker'}'}}")).start()
+    broker, bridge = start_sensors(table_config(
+        tmp_path, f"{{embedded_port: {unused_port}, state_dir: '{tmp_path / 'broker'}'}}"))
     got: queue.Queue[tuple[str, bytes]] = queue.Queue()
     viewer = BusClient(bridge.config.mqtt, "bridge-viewer", user="viewer")
     viewer.subscribe(bridge.topics.all, lambda t, p: got.put((t, p)))
@@ -180,3 +181,4 @@ def test_with_no_broker_configured_the_tables_own_serves_its_users(tmp_path, unu
     finally:
         viewer.stop()
         bridge.stop()
+        broker.stop()

@@ -91,3 +91,26 @@ def test_a_bad_payload_says_what_is_wrong(topic, payload, words):
 def test_any_payload_decodes_or_raises_codecerror_only(payload):
     with contextlib.suppress(codec.CodecError):
         codec.fact_from_message("cashnguns/t/gun/3/aim", payload)
+
+
+def test_a_flood_of_bad_messages_is_logged_once_a_while_by_the_clock(caplog):
+    """Every bad message is counted; one warning per REJECT_LOG_MS of the subscriber's clock
+    (a fake one here: the interval is the clock's, not the machine's)."""
+    from companion.bus.client import BusClient
+    from companion.bus.settings import MqttSettings
+    from companion.clock import FakeClock
+
+    clock, heard = FakeClock(), []
+    sub = codec.FactSubscriber(BusClient(MqttSettings(), "t-codec"), TOPICS, heard.append,
+                               clock)
+    bad = (TOPICS.standee_posture(1), b'{"posture": "sideways"}')
+    with caplog.at_level("WARNING", logger=codec.__name__):
+        for _ in range(3):
+            sub._message(*bad)  # as the bus hands a message on
+        clock.advance(codec.REJECT_LOG_MS - 1)
+        sub._message(*bad)
+        assert len(caplog.records) == 1
+        clock.advance(1)
+        sub._message(*bad)
+    assert len(caplog.records) == 2 and "5 dropped so far" in caplog.records[1].getMessage()
+    assert sub.rejected.total() == 5 and heard == []

@@ -6,6 +6,7 @@ nothing; uninstalled, the journal stays unless --purge."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import stat
 import subprocess
@@ -15,7 +16,9 @@ from pathlib import Path
 import pytest
 
 from companion import config
-from companion.service.layout import BROKER_DIR, BROKER_PORT, JOURNAL, UNIT
+from companion.service.install import Installer
+from companion.service.layout import BROKER_DIR, BROKER_PORT, JOURNAL, UNIT, Layout
+from companion.service.system import Commands
 from companion.service.unit import unit_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,6 +65,25 @@ def systemd_analyze_verify(root: Path, unit: Path) -> subprocess.CompletedProces
                           text=True, timeout=60)
 
 
+def run_from_final_path(root: Path, command: str) -> subprocess.CompletedProcess[str]:
+    """`command` as the system that `root` becomes runs it: the installed /opt/cashnguns at
+    /opt/cashnguns, and the folder it was built in hidden (a private mount namespace)."""
+    script = (f"mount -t tmpfs none /opt && mkdir /opt/cashnguns && "
+              f"mount --bind {root}/opt/cashnguns /opt/cashnguns && "
+              f"mount -t tmpfs none {root}/opt && {command}")
+    return subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True,
+                          text=True, timeout=60)
+
+
+def add_to_group(root: Path, group: str, user: str) -> None:
+    for name in ("group", "gshadow"):
+        path = root / "etc" / name
+        path.write_text("".join(
+            line + ("," if line.split(":")[-1] else "") + user + "\n"
+            if line.startswith(f"{group}:") else line + "\n"
+            for line in path.read_text().splitlines()))
+
+
 def owner_and_mode(path: Path) -> tuple[int, int, int]:
     st = path.stat()
     return st.st_uid, st.st_gid, st.st_mode & 0o7777
@@ -85,8 +107,7 @@ def test_install_twice_then_uninstall_keeping_the_journal_then_purge(pi_root, wh
 
     companion = pi_root / "opt/cashnguns/bin/companion"
     assert os.access(companion, os.X_OK)
-    assert subprocess.run([str(companion), "--help"], capture_output=True, text=True,
-                          check=True).stdout.startswith("usage: companion")
+    assert companion.read_text().startswith("#!/opt/cashnguns/bin/python\n")  # its final place
     assert owner_and_mode(pi_root / "etc/cashnguns") == (0, gid, 0o750)
     installed = pi_root / "etc/cashnguns/table.yaml"
     assert owner_and_mode(installed) == (0, gid, 0o640)
@@ -98,10 +119,12 @@ def test_install_twice_then_uninstall_keeping_the_journal_then_purge(pi_root, wh
         ("cafe_1", JOURNAL, BROKER_DIR, BROKER_PORT)
     assert c["dashboard"].mdns and c.sensors.sim.guns == (1, 2, 3, 4, 5, 6)
     unit = pi_root / "etc/systemd/system/cashnguns.service"
-    assert unit.read_text() == unit_text() and owner_and_mode(unit) == (0, 0, 0o644)
+    assert unit.read_text() == unit_text(c) and owner_and_mode(unit) == (0, 0, 0o644)
     assert os.readlink(pi_root / "etc/systemd/system/multi-user.target.wants" / UNIT) == \
         "/etc/systemd/system/cashnguns.service"
 
+    final = run_from_final_path(pi_root, "/opt/cashnguns/bin/companion --help")
+    assert final.returncode == 0 and final.stdout.startswith("usage: companion"), final.stderr
     verify = systemd_analyze_verify(pi_root, unit)
     assert verify.returncode == 0 and verify.stderr == "", verify.stderr  # not even a warning
 
@@ -121,11 +144,13 @@ def test_install_twice_then_uninstall_keeping_the_journal_then_purge(pi_root, wh
     assert entry(pi_root, "passwd", "cashnguns")
     assert "kept: the journal" in removed.stdout
 
+    add_to_group(pi_root, "cashnguns", "pi")  # an admin added to the service's group
     purged = install(pi_root, wheel, "--uninstall", "--purge")
     assert purged.returncode == 0, purged.stdout + purged.stderr
     assert not (pi_root / "var/lib/cashnguns").exists()
     assert not (pi_root / "etc/cashnguns").exists()
     assert "cashnguns:" not in (pi_root / "etc/passwd").read_text()
+    assert "cashnguns:" not in (pi_root / "etc/group").read_text()  # what the install made
     assert "cashnguns" not in entry(pi_root, "group", "dialout")[3]
 
 
@@ -147,3 +172,27 @@ def test_a_wrong_config_stops_the_install_with_a_sentence_and_stays_as_it_is(
     assert said in done.stderr
     assert mine.read_text() == yaml  # the builder's file: never overwritten
     assert not (pi_root / "opt/cashnguns").exists()  # stopped before the long step
+
+
+def test_a_group_left_by_an_earlier_install_is_taken_as_the_users(pi_root):
+    subprocess.run(["groupadd", "--prefix", str(pi_root), "--system", "cashnguns"], check=True)
+    args = argparse.Namespace(table="cafe", example="sim")
+    Installer(Layout(pi_root), Commands(), args).user()
+    user, group = entry(pi_root, "passwd", "cashnguns"), entry(pi_root, "group", "cashnguns")
+    assert user[3] == group[2]
+
+
+@pytest.mark.parametrize("shape", ["missing", "empty", "no_shadow"])
+def test_an_empty_or_unusable_root_gets_a_sentence(tmp_path, wheel, pi_root, shape):
+    root = {"missing": tmp_path / "nowhere", "empty": tmp_path / "empty", "no_shadow": pi_root}[
+        shape]
+    if shape == "empty":
+        root.mkdir()
+    if shape == "no_shadow":
+        (root / "etc/shadow").unlink()
+    done = install(root, wheel)
+    assert done.returncode == 1
+    said = {"missing": "is no folder: name the root of the system to install into",
+            "empty": "is not a system's root: it has no etc/passwd, etc/group, etc/shadow",
+            "no_shadow": "is not a system's root: it has no etc/shadow"}[shape]
+    assert f"install stopped: {root} {said}" in done.stderr, done.stderr

@@ -3,8 +3,10 @@
 `companion.wire.hubcore.Hub` is the code the RP2040 runs; here its slots are timed by the
 companion's clock (a FakeClock in tests moves them) and each slot's detections come from
 the 3-D table model (`TableModel.detect`). The lines it writes are the real protocol,
-read by the serial backend like the real hub's. After every round each gun's lock state
-goes back to the model, so a simulated hand sees its lock LED as a player would.
+read by the serial backend like the real hub's. Each round starts with every gun's IMU
+sample (`TableModel.imu`: the hand's motion as the chip reads it), as the firmware reads
+them; after every round each gun's lock state goes back to the model, so a simulated
+hand sees its lock LED as a player would.
 
 The scheduler polls it (`poll`, `next_deadline`): each poll runs the slots due since the
 last one, reads the host's commands and writes the lines, so rounds run in batches of
@@ -13,7 +15,8 @@ firmware has seen a whole aim window of empty rounds (its trackers then hold not
 more empty rounds could change), a round the model says is empty (no gun up, no ambient
 flash) is counted without playing its slots, and the polls come at the heartbeat's pace
 (`QUIET_BATCH_MS`): a quiet table costs the companion almost nothing, and the lines are
-the same.
+the same; the guns' IMUs are then read every `QUIET_IMU_MS`, so the hub keeps learning
+their gyros' bias at rest, as the firmware does.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from companion.wire.linecodec import T_WRAP
 BATCH_MS = 20.0
 QUIET_BATCH_MS = 100.0  # the heartbeat's period: all a quiet table has to say
 MAX_BEHIND_MS = 2000.0  # a clock that jumped further: the slots in between ran late
+QUIET_IMU_MS = 100.0  # the IMUs' pace while the table is quiet
 
 
 def mask(seats: Any) -> int:
@@ -73,7 +77,8 @@ class SimHub:
         self._slot_ms = 0.0  # board time of the next slot
         self._slot_i = 0  # its index in the schedule
         self._quiet_rounds = 0  # whole rounds in a row in which no gun saw anything
-        core = hubcore.Hub(*self._firmware, self._tilt_mask(), self._post_mask())
+        self._imu_ms = -QUIET_IMU_MS  # board time of the last IMU samples
+        core = hubcore.Hub(*self._firmware, self._post_mask())
         self._window = max(t.window for t in core.trackers.values())
         return core
 
@@ -96,13 +101,15 @@ class SimHub:
             self._slot_i = 0  # the round in progress is void; the hub waits for a dark slot
         while self._slot_ms <= board_now:
             self._run_slot()
-        self.core.inputs(int(board_now), self._tilt_mask(), self._post_mask())
+        self.core.inputs(int(board_now), self._post_mask())
         self.core.tick(int(board_now))
         self._flush()
 
     def _run_slot(self) -> None:
         if (self._slot_i == 0 and self._quiet_rounds >= self._window
                 and self.model.quiet(self._boot + self._slot_ms, len(self.core.schedule()))):
+            if self._slot_ms - self._imu_ms >= QUIET_IMU_MS:
+                self._read_imus()
             self.core.rounds += 1  # an empty round, as the firmware would count it
             self._slot_ms += self.core.round_us() / 1000
             return
@@ -110,6 +117,8 @@ class SimHub:
         if self._slot_i >= len(schedule):
             self._slot_i = 0
         seat = schedule[self._slot_i]
+        if self._slot_i == 0:
+            self._read_imus()
         t_ms = self._boot + self._slot_ms
         rx = 0 if seat and self.cut >> (seat - 1) & 1 else self.model.detect(t_ms, seat)
         self.core.slot(int(self._slot_ms) % T_WRAP, seat, rx & ~self.cut)
@@ -123,9 +132,14 @@ class SimHub:
                 for gun, lock in self.core.locks.items():
                     self.model.feedback(gun, lock)
 
-    def _tilt_mask(self) -> int:
-        """The tilt sensors: a gun is raised when its hand holds it above the trip angle."""
-        return mask(g for g in self.seats if self.model.raised(g)) & ~self.cut
+    def _read_imus(self) -> None:
+        """Every wired gun's IMU sample now; a cut cable's IMU does not answer."""
+        self._imu_ms = self._slot_ms
+        board_ms = int(self._slot_ms) % T_WRAP
+        for gun in self.seats:
+            cut = self.cut >> (gun - 1) & 1
+            self.core.imu(board_ms, gun,
+                          None if cut else self.model.imu(gun, self._boot + self._slot_ms))
 
     def _post_mask(self) -> int:
         return self.posts & ~self.cut

@@ -157,7 +157,7 @@ class Simulator:
     def _intent(self, gun: int, kind: str, *seats: int, **options: Any) -> None:
         model = self._model_of(gun)
         with self.lock:
-            model.intent(gun, kind, *seats, at_ms=self.clock.now_ms(),  # type: ignore[misc]
+            model.intent(gun, kind, *seats, at_ms=self.clock.now_ms(),  # type: ignore[misc, arg-type]
                          **options)
 
     def _hub(self) -> SimHub:

@@ -6,7 +6,8 @@ def drive_hub(hub_class, args, events):
     """Drive hub_class(*args) with events; its lines (text), aims, locks and counters.
 
     Events: ["hello", t], ["tick", t], ["rx", t, line], ["slot", t, seat, rx_mask],
-    ["round", t, [rx_mask per slot of the schedule]], ["inputs", t, tilts, posts],
+    ["round", t, [rx_mask per slot of the schedule]], ["inputs", t, posts],
+    ["imu", t, seat, [gx, gy, gz, ax, ay, az] or None],
     ["late", n], ["rounds", n], ["locks", t, blink_on] (records the lock LEDs lit then).
     Every change of a gun's aim is kept in `history` as [seat, state, value, since].
     """
@@ -28,7 +29,9 @@ def drive_hub(hub_class, args, events):
             for seat, mask in zip(board.schedule(), ev[2]):  # noqa: B905 - MicroPython: no strict
                 board.slot(now, seat, mask)
         elif kind == "inputs":
-            board.inputs(now, ev[2], ev[3])
+            board.inputs(now, ev[2])
+        elif kind == "imu":
+            board.imu(now, ev[2], ev[3])
         elif kind == "late":
             board.late = now
         elif kind == "rounds":

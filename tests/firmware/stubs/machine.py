@@ -8,8 +8,11 @@ variable MACHINE_WORLD: a list of events, each at `"at_ms"` from start, of which
 - `"ir": {"SEAT": MASK, ...}`: from then on, while the hub's carrier is on and its
   address selects SEAT's badge, the receivers of MASK (bit s-1 = gun of seat s) see
   it; `"0"` is what they report in the dark slot (noise);
-- `"inputs": WORD`: the 16 inputs of the hub's two 74HC165s from then on, first
-  register (tilts) in the high byte, shifted out on GP17 as GP15/GP16 load and clock;
+- `"inputs": BYTE`: the 8 inputs of the hub's 74HC165 (the standees' reeds) from then
+  on, shifted out on GP17 as GP15/GP16 load and clock;
+- `"imu": {"SEAT": [GX, GY, GZ, AX, AY, AZ]}`: from then on, the LSM6DS3TR-C behind
+  channel SEAT of the TCA9548A answers with these raw readings; a seat not listed has
+  no chip (no acknowledge: OSError), as with its cable out;
 - `"stall_ms": D`: the main loop stops for D ms in `idle()`, as a blocked USB write
   would stop it;
 - `"clock": "off"`: the stand-in PIO clock (stubs/rp2.py) plays no slots.
@@ -32,7 +35,8 @@ _pins = {}
 _levels = {}  # world levels of pins not created yet
 _events = []  # (t_us from start, pin id, level), in time order
 _ir = []  # (t_us, {seat: mask}), in time order
-_inputs = []  # (t_us, 74HC165 word), in time order; all high (open) before
+_inputs = []  # (t_us, 74HC165 byte), in time order; all high (open) before
+_imus = []  # (t_us, {seat: six raw readings}), in time order
 _stalls = []  # (t_us, ms)
 _next = [0]
 _wdts = []
@@ -61,6 +65,8 @@ def _load_world():
             _ir.append((t, {int(k): v for k, v in ev["ir"].items()}))
         elif "inputs" in ev:
             _inputs.append((t, ev["inputs"]))
+        elif "imu" in ev:
+            _imus.append((t, {int(k): v for k, v in ev["imu"].items()}))
         elif "stall_ms" in ev:
             _stalls.append((t, ev["stall_ms"]))
         elif "clock" in ev:
@@ -69,7 +75,7 @@ def _load_world():
             _levels[ev["pin"]] = ev["level"]  # the level from power on
         else:
             _events.append((t, ev["pin"], ev["level"]))
-    for timeline in (_events, _ir, _inputs, _stalls):
+    for timeline in (_events, _ir, _inputs, _imus, _stalls):
         timeline.sort(key=lambda e: e[0])
 
 
@@ -113,23 +119,23 @@ class Pin:
 
 
 class _Chain165:
-    """Two 74HC165s: a low load latches the world's inputs, each clock shifts one out."""
+    """One 74HC165: a low load latches the world's inputs, each clock shifts one out."""
 
     def __init__(self):
-        self._word = 0xFFFF
+        self._word = 0xFF
         self._clock = 0
 
     def wrote(self, pin_id, level):
         if pin_id == _LOAD and level == 0:
-            self._word = _at(_inputs, 0xFFFF)
+            self._word = _at(_inputs, 0xFF)
         elif pin_id == _CLOCK and level != self._clock:
             self._clock = level
             if level:
-                self._word = (self._word << 1 | 1) & 0xFFFF  # SER tied high
+                self._word = (self._word << 1 | 1) & 0xFF  # SER tied high
         else:
             return
         if _DATA in _pins:
-            _pins[_DATA]._level = self._word >> 15
+            _pins[_DATA]._level = self._word >> 7
 
 
 _chain = _Chain165()
@@ -155,6 +161,61 @@ class _Chain595:
 
 
 _leds = _Chain595()
+
+
+class I2C:
+    """The hub's I2C bus: a TCA9548A at 0x70 and, behind each channel the world gives an
+    `imu`, an LSM6DS3TR-C at 0x6A (WHO_AM_I 0x6A, control registers kept, readings from
+    0x22 on: gyro then accelerometer, little-endian). Every transfer is logged."""
+
+    def __init__(self, bus_id, sda=None, scl=None, freq=400000):
+        self.id, self.freq = bus_id, freq
+        self._channels = 0
+        self.regs = {}  # seat -> {register: value} written
+        _buses.append(self)
+
+    def _chip(self, addr):
+        """The seat whose chip answers at addr now, or OSError (no acknowledge)."""
+        imus = _imus_now()
+        for seat in imus:
+            if addr == 0x6A and self._channels == 1 << (seat - 1):
+                return seat
+        raise OSError(19)  # ENODEV: MicroPython's "no acknowledge"
+
+    def writeto(self, addr, buf):
+        if addr != 0x70:
+            self._chip(addr)
+            return
+        self._channels = buf[0]
+
+    def writeto_mem(self, addr, reg, buf):
+        seat = self._chip(addr)
+        self.regs.setdefault(seat, {})[reg] = buf[0]
+
+    def readfrom_mem_into(self, addr, reg, buf):
+        seat = self._chip(addr)
+        if reg == 0x0F:
+            buf[0] = 0x6A
+            return
+        if reg != 0x22 or len(buf) != 12:
+            raise OSError(5)
+        raw = _imus_now()[seat]
+        for i in range(6):
+            v = raw[i] & 0xFFFF
+            buf[2 * i], buf[2 * i + 1] = v & 0xFF, v >> 8
+
+
+_buses = []
+_imu_i = [0]  # the IMUs' timeline only moves forward: where it stood last
+
+
+def _imus_now():
+    now = _now_us()
+    i = _imu_i[0]
+    while i + 1 < len(_imus) and _imus[i + 1][0] <= now:
+        i += 1
+    _imu_i[0] = i
+    return _imus[i][1] if _imus and _imus[i][0] <= now else {}
 
 
 class PWM:

@@ -14,6 +14,7 @@ import time
 import machine
 
 _X, _Y, _OSR, _X_DEC, _Y_DEC = "x", "y", "osr", "x_dec", "y_dec"
+_GPIO_IN = 0xD0000004  # where the machine stand-in plays what the receivers see
 
 
 class _Instruction:
@@ -35,8 +36,10 @@ def asm_pio(**kwargs):
         def op(name):
             return lambda *args: _Instruction(program, name, args)
 
-        names = {"x": _X, "y": _Y, "osr": _OSR, "x_dec": _X_DEC, "y_dec": _Y_DEC}
-        for name in ("pull", "wrap_target", "wrap", "irq", "set", "jmp", "mov", "label"):
+        names = {"x": _X, "y": _Y, "osr": _OSR, "x_dec": _X_DEC, "y_dec": _Y_DEC,
+                 "pins": "pins", "noblock": "noblock"}
+        for name in ("pull", "wrap_target", "wrap", "irq", "set", "jmp", "mov", "label",
+                     "in_", "push"):
             names[name] = op(name)
         scope = function.__globals__
         saved = dict(scope)
@@ -98,9 +101,11 @@ class _Irq:
 
 _pios = {}  # PIO block id -> the last one made, whose handler gets the flags
 _running = {}  # state machine id -> the generation of its thread still allowed to run
+_machines = {}  # state machine id -> the last one made, whose program pushes a word a burst
 
 
 class PIO:
+    SHIFT_LEFT = 0
     IRQ_SM0 = 0x100
     IRQ_SM1 = 0x200
 
@@ -115,24 +120,39 @@ class PIO:
         return self._irq
 
     def _raise(self, flags):
+        if flags & PIO.IRQ_SM1 and 0 in _machines:
+            _machines[0]._unread = True  # the program pushed its reads before irq 1
         self._irq._flags = flags
         if self._handler is not None:
             self._handler(self)
 
 
 class StateMachine:
-    def __init__(self, sm_id, program, freq=125000000):
+    def __init__(self, sm_id, program, freq=125000000, in_base=None):
         if freq != 1000000:
             raise ValueError("rp2 stub: the slot clock runs at 1 MHz (a cycle per µs)")
         self.id = sm_id
         self._program = program
         self._word = None
+        self._in_base = in_base.id if in_base is not None else 0
+        self._unread = False
+        _machines[sm_id] = self
         self._stopped = True
         _running[sm_id] = _running.get(sm_id, 0) + 1
         self._generation = _running[sm_id]
 
     def put(self, word):
         self._word = word
+
+    def get(self):
+        """The word the program pushed: its three reads of the receivers, which the
+        machine stand-in plays for the burst in progress."""
+        self._unread = False
+        pins = machine.mem32[_GPIO_IN] >> self._in_base & 0xFF
+        return pins << 16 | pins << 8 | pins
+
+    def rx_fifo(self):
+        return 1 if self._unread else 0
 
     def active(self, on=None):
         if on and machine.clock_thread:

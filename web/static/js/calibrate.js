@@ -91,7 +91,7 @@ function drawMatrix(m) {
       seats.map((b, col) => {
         const share = Math.round(100 * m.shares[row][col]);
         const classes = [g === b ? "self" : null, passed.has(key(g, b)) ? "passed" : null,
-          g === askGun && b === askTarget ? "asked" : null, share >= 90 ? "seen" : null].filter(Boolean);
+          g === askGun && b === askTarget ? "asked" : null, m.seen[row][col] ? "seen" : null].filter(Boolean);
         return el("td", { dataset: { badge: b, share }, class: classes.join(" ") || null,
           "aria-label": t("cal.cell", { gun: g, badge: b, share }) }, g === b ? "–" : `${share}%`);
       }),

@@ -1,15 +1,15 @@
 // The New game flow on /referee (docs/DASHBOARD.md): the names (the last game's, written
-// by the server), seats offered only where the table has a gun and a standee, each
-// seated player's gun and standee checked live (GET /api/setup, polled while the tab is
-// open), then the game started. A refusal is said in the page's words, from the server's
-// `code`, never in the API's English.
+// by the server), seats offered only where the server says a player can sit (what each
+// other seat lacks, too), each seated player's gun and standee checked live (GET
+// /api/setup, polled while the tab is open), then the game started. The seats, what they
+// lack and how many players a game takes all come from the server. A refusal is said in
+// the page's words, from the server's `code`, never in the API's English.
 
 import { el, notice, post, replace } from "./live.js";
 import { showSeating } from "./seating.js";
 import { listWords, t } from "./words.js";
 
 const POLL_MS = 500;
-const MIN_PLAYERS = 4; // the seating check starts from this many
 const LACKS = { gun: "ref.seat_no_gun", standee: "ref.seat_no_standee", both: "ref.seat_no_kit" };
 // the server's refusal codes (companion/referee/setup.py, table.py) -> the page's words
 const REFUSALS = {
@@ -25,9 +25,9 @@ const tab = document.getElementById("tab-setup");
 let table = null; // the last answer of /api/setup
 let drawn = "";
 
+const SEATS = [...form.querySelectorAll("tr[data-seat]")].map((row) => Number(row.dataset.seat));
 const nameAt = (seat) => form.elements[`name${seat}`].value.trim();
-const lacks = (s) => (!table.known ? "" : !s.gun && !s.standee ? "both"
-  : !s.gun ? "gun" : !s.standee ? "standee" : "");
+const lacks = (s) => s.missing; // "gun", "standee", "both", or "" where a player can sit
 
 // -- seats: rows only where a player can sit; what is missing, said
 function drawSeats() {
@@ -66,7 +66,7 @@ function drawChecks() {
 
 function draw() {
   if (!table) return;
-  const key = JSON.stringify([table, [1, 2, 3, 4, 5, 6, 7, 8].map(nameAt)]);
+  const key = JSON.stringify([table, SEATS.map(nameAt)]);
   if (key === drawn) return;
   drawn = key;
   drawSeats();
@@ -77,7 +77,7 @@ async function poll() {
   if (!tab.hidden) {
     try {
       const res = await fetch("/api/setup", { credentials: "same-origin" });
-      if (res.ok) { table = await res.json(); draw(); }
+      if (res.ok) { table = await res.json(); draw(); checkSeating(); }
     } catch { /* the stream's banner says the table is unreachable */ }
   }
   setTimeout(poll, POLL_MS);
@@ -86,17 +86,28 @@ async function poll() {
 // -- start: checked here first, in words; the server's refusal mapped to words too
 function seated() {
   const data = new FormData(form);
-  return [1, 2, 3, 4, 5, 6, 7, 8].filter((seat) => nameAt(seat))
+  return SEATS.filter((seat) => nameAt(seat))
     .map((seat) => ({ seat, name: nameAt(seat), power: data.get(`power${seat}`) }));
 }
 
 // What only this page knows: the seats' guns and standees, the desk (the rest, the server
 // checks and says by its codes).
 function problem(players, data) {
-  const bare = table && players.map((p) => table.seats[p.seat - 1]).find((s) => lacks(s));
+  const bare = table && players.map((p) => table.seats.find((s) => s.seat === p.seat)).find((s) => lacks(s));
   if (bare) return t(LACKS[lacks(bare)], { n: bare.seat });
   if (!players.some((p) => p.seat === Number(data.get("desk")))) return t("ref.desk_empty");
   return null;
+}
+
+// Can every gun tell the seated players apart? Asked once the game's player count is met.
+let checkedSeats = "";
+function checkSeating() {
+  if (!table) return;
+  const seats = seated().map((p) => p.seat);
+  const { min, max } = table.players;
+  if (seats.join() === checkedSeats) return;
+  checkedSeats = seats.join();
+  showSeating(document.getElementById("setup-seating"), seats.length >= min && seats.length <= max ? seats : []);
 }
 
 export const refusalWords = (res) => (res.status === 409 ? t("ui.stale")
@@ -105,13 +116,9 @@ export const refusalWords = (res) => (res.status === 409 ? t("ui.stale")
 // `version()`: the state the command is made against; `showTab(name)`: where to go once
 // the game started.
 export function setupFlow({ version, showTab }) {
-  let checkedSeats = "";
   form.addEventListener("input", () => {
     draw();
-    const seats = seated().map((p) => p.seat); // can every gun tell them apart?
-    if (seats.join() === checkedSeats) return;
-    checkedSeats = seats.join();
-    showSeating(document.getElementById("setup-seating"), seats.length >= MIN_PLAYERS ? seats : []);
+    checkSeating();
   });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
