@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from wheel_build import build_wheel
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,10 +26,7 @@ def test_every_package_of_the_source_is_listed():
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
-                    "-w", str(out), str(ROOT)], check=True, capture_output=True, cwd=out)
-    return next(out.glob("*.whl"))
+    return build_wheel(tmp_path_factory.mktemp("wheel"))
 
 
 def test_the_wheel_ships_the_pages(wheel):

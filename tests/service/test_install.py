@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from wheel_build import build_wheel
 
 from companion import config
 from companion.service.install import Installer
@@ -26,10 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out),
-                    str(ROOT)], check=True, capture_output=True, cwd=out)
-    return next(out.glob("*.whl"))
+    return build_wheel(tmp_path_factory.mktemp("wheel"))
 
 
 def install(root: Path, wheel: Path, *more: str) -> subprocess.CompletedProcess[str]:
