@@ -61,7 +61,7 @@ def seating_report(top: TableTop, seats: list[int]) -> dict[str, Any]:
     place = dict(enumerate(seats, start=1))
     found = _check(top.shape, top.size_m, arrangement or len(seats))
     warnings = [{"gun": place[w.gun], "targets": [place[s] for s in w.targets],
-                 "separation_deg": w.separation_deg} for w in found]
+                 "separation_deg": w.separation_deg, "grips": list(w.grips)} for w in found]
     return {"table": {"shape": top.shape, "size_m": top.size_m, "seating": arrangement},
             "seats": seats, "needed_deg": round(needed_separation(), 1), "warnings": warnings,
             "suggestion": _suggestion(found[0].suggestion) if found else None}

@@ -5,7 +5,10 @@ acceptance of where it points; with people's constant offset (RMS `offset_deg`),
 targets need `acceptance + penumbra + 2.576 * offset / sqrt(2)` degrees between them (one
 aim in 200 reaching the neighbour), and each badge's light must reach each gun. Players
 sitting in line along one side of a rectangle fail this; the setup flow shows the warnings
-and the suggested seating.
+and the suggested seating. Where the guns are held moves them (geometry.GRIPS): unless the
+table says which grip it plays with, a seating is judged by the worst grip, each warning
+naming the grips it holds for; `hidden_badges` says which grips cover the holder's own
+badge, whatever the seating (the bench's figures per grip: docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from companion.tablesim.geometry import Table, make_table
+from companion.tablesim.geometry import GRIPS, Table, make_table
 from companion.tablesim.hand import Hand
 from companion.tablesim.optics import Optics, paths
 
@@ -29,6 +32,7 @@ class SeatingWarning:
     separation_deg: float | None  # None when a badge's light does not reach the gun
     message: str
     suggestion: str | None  # a seating of the same players that works, if any
+    grips: tuple[str, ...] = ()  # the grips this holds for (geometry.GRIPS)
 
 
 def needed_separation(optics: Optics | None = None, hand: Hand | None = None) -> float:
@@ -69,34 +73,57 @@ def _seatings(players: int) -> list[str]:
     return out
 
 
+def _by_grip(shape: str, size_m: float, seats: str | int, grips: tuple[str, ...],
+             optics: Optics, need: float) -> dict[tuple, tuple[float | None, list[str]]]:
+    """(gun, targets) -> (separation, the grips it fails for), over `grips`."""
+    found: dict[tuple, tuple[float | None, list[str]]] = {}
+    for grip in grips:
+        for gun, targets, sep in _problems(make_table(shape, size_m, seats, grip), optics,
+                                           need):
+            worst = found.get((gun, targets), (sep, []))
+            low = sep if worst[0] is None or (sep is not None and sep < worst[0]) else worst[0]
+            found[gun, targets] = (low, [*worst[1], grip])
+    return found
+
+
+def hidden_badges(grip: str | None = None) -> list[str]:
+    """Why a grip (None: any) fails on every seating: the hands cover the holder's badge."""
+    return [f"grip {g}: the hands cover the holder's own badge, so players aiming back at "
+            "them are not seen (wear the badge on a hat band, or hold the gun one-handed)"
+            for g, how in GRIPS.items() if how.hides_badge and grip in (None, g)]
+
+
 def seating_check(shape: str, size_m: float, seats: str | int, *,
-                  optics: Optics | None = None, hand: Hand | None = None
-                  ) -> list[SeatingWarning]:
+                  optics: Optics | None = None, hand: Hand | None = None,
+                  grip: str | None = None) -> list[SeatingWarning]:
     """Warnings for this table and seating (`seats`: a count, or '3+3+1+1' for a
-    rectangle: long sides, then ends), each with a seating of the same players that
-    works on this table (or on a round one of the same size), if there is one."""
+    rectangle: long sides, then ends) with the guns held as `grip` says (None: every
+    grip, judged by the worst), each with a seating of the same players that works on
+    this table (or on a round one of the same size) for those grips, if there is one."""
     optics, hand = optics or Optics(), hand or Hand()
     need = needed_separation(optics, hand)
+    grips = tuple(GRIPS) if grip is None else (grip,)
     table = make_table(shape, size_m, seats)
-    problems = _problems(table, optics, need)
+    problems = _by_grip(shape, size_m, seats, grips, optics, need)
     if not problems:
         return []
     suggestion = None
     candidates = ([("rect", s) for s in _seatings(table.seats) if s != table.seating]
                   + [("round", table.seats)])
     for cand_shape, cand in candidates:
-        if not _problems(make_table(cand_shape, size_m, cand), optics, need):
+        if not _by_grip(cand_shape, size_m, cand, grips, optics, need):
             suggestion = (f"seat {cand} (long sides, then the ends)" if cand_shape == "rect"
                           else f"use a round table of {size_m:.1f} m for {cand} players")
             break
     warnings = []
-    for gun, targets, sep in problems:
+    for (gun, targets), (sep, failing) in problems.items():
+        held = "grip " + " or ".join(failing)
         if sep is None:
-            text = (f"seat {gun}'s gun barely receives seat {targets[0]}'s badge: "
+            text = (f"{held}, seat {gun}'s gun barely receives seat {targets[0]}'s badge: "
                     "move them closer or face the badge to the table's centre")
         else:
-            text = (f"from seat {gun}, seats {targets[0]} and {targets[1]} are only "
+            text = (f"{held}, from seat {gun}, seats {targets[0]} and {targets[1]} are only "
                     f"{sep:.0f}° apart (needs {need:.0f}°): an aim at one may be ambiguous")
         warnings.append(SeatingWarning(gun, targets, None if sep is None else round(sep, 1),
-                                       text, suggestion))
+                                       text, suggestion, tuple(failing)))
     return warnings

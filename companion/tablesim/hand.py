@@ -120,6 +120,12 @@ class Pointing:
         self._i = i
         return moves[i]
 
+    def resting(self, t: float) -> bool:
+        """Whether the gun lies put down at t: its move in force is over and left it
+        lowered (a later move may be planned)."""
+        move = self._move(t)
+        return t >= move.t1 and lowered(move.el1)
+
     def base(self, t: float) -> tuple[float, float]:
         """Where the hand means the gun to point (no wander), at time t."""
         return self._move(t).at(t)

@@ -177,7 +177,7 @@ class TableModel:
         """What gun's IMU reads at t_ms: gyro (°/s) and accelerometer (g), its frame. A
         gun put down lies still: its gyro reads its bias alone."""
         hand = self._hands[gun]
-        return imu(hand, t_ms, self._bias[gun], still=lowered_at_rest(hand, t_ms))
+        return imu(hand, t_ms, self._bias[gun], still=hand.resting(t_ms))
 
     def pointing(self, gun: int, t_ms: float) -> tuple[float, float]:
         """The receiver's axis (azimuth, elevation) at t_ms, in the gun's frame."""

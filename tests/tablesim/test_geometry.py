@@ -7,7 +7,7 @@ import math
 import pytest
 
 from companion.tablesim import make_table
-from companion.tablesim.advice import needed_separation, seating_check
+from companion.tablesim.advice import hidden_badges, needed_separation, seating_check
 
 
 def angle_at(p, a, b) -> float:
@@ -39,12 +39,30 @@ def test_rectangles_seat_the_long_sides_then_the_ends(seating, sides):
 
 
 def test_seating_in_line_is_refused_with_a_seating_that_works():
-    warnings = seating_check("rect", 1.6, "4+4")
+    warnings = seating_check("rect", 1.6, "4+4", grip="held out")
     assert warnings
     assert all(w.separation_deg < needed_separation() for w in warnings)
     suggestion = warnings[0].suggestion
     assert suggestion is not None and "3+3+1+1" in suggestion
-    assert seating_check("rect", 1.6, "3+3+1+1") == []
+    assert seating_check("rect", 1.6, "3+3+1+1", grip="held out") == []
+
+
+def test_a_seating_is_judged_by_the_worst_grip_unless_the_table_names_one():
+    """Held at the chest the guns sit further back: 3+3+1+1 on a 1.6 m table puts two
+    targets 13° apart from an end seat (16° needed), which the 0.3 m reach hid."""
+    warnings = seating_check("rect", 1.6, "3+3+1+1")
+    assert warnings and all("at the chest" in w.grips for w in warnings)
+    apart = [w for w in warnings if w.separation_deg is not None]
+    assert apart and all(w.separation_deg < needed_separation() for w in apart)
+    assert all(w.message.startswith("grip at the chest") for w in warnings)
+    assert warnings[0].suggestion == "use a round table of 1.6 m for 8 players"
+    assert seating_check("rect", 1.6, "3+3+1+1", grip="arm extended") == []
+    assert seating_check("rect", 1.6, "4+4")[0].suggestion == warnings[0].suggestion
+
+
+def test_a_grip_that_covers_the_own_badge_is_named_whatever_the_seating():
+    assert [t.split(":")[0] for t in hidden_badges()] == ["grip two-handed sternum"]
+    assert hidden_badges("at the chest") == []
 
 
 @pytest.mark.parametrize("seats", [4, 6, 8])

@@ -13,10 +13,12 @@ export async function showSeating(list, seats) {
   const item = (text, cls = null) => el("li", { class: cls }, text);
   if (s.table === null) { replace(list, item(t("cal.seating_unknown"))); return; }
   if (!s.warnings.length) { replace(list, item(t("cal.seating_ok", { n: s.seats.length }), "ok")); return; }
+  const held = (w) => (w.grips.length ? " " + t("cal.seating_grips", {
+    grips: w.grips.map((g) => t(`grip.${g.replaceAll(" ", "_")}`)).join(", ") }) : "");
   const lines = s.warnings.map((w) => (w.separation_deg === null
     ? t("cal.seating_far", { gun: w.gun, a: w.targets[0] })
     : t("cal.seating_close", { gun: w.gun, a: w.targets[0], b: w.targets[1],
-      sep: Math.round(w.separation_deg), need: Math.round(s.needed_deg) })));
+      sep: Math.round(w.separation_deg), need: Math.round(s.needed_deg) })) + held(w));
   const g = s.suggestion;
   const advice = !g ? t("cal.suggest_none")
     : g.shape === "rect" ? t("cal.suggest_rect", { seating: g.seating })
