@@ -14,6 +14,7 @@ from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
 Share = str | tuple[str, ...] | None  # one card or the token; the Greedy's two; or nothing
+Value = str | int | bool | tuple[str, ...] | None  # any action's field
 
 
 @dataclass(frozen=True, slots=True)

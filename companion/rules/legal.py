@@ -6,22 +6,23 @@ passed). `draw_legal` draws the one `random.choice` would draw from that list, w
 building it: a step of everyone at once counts its actions and builds only the one drawn,
 and a window is passed in place and put back instead of copying the state, whenever
 passing it only moves the game on (`Phase.moves_on`). `play_random`, for a player that
-owns the state, draws so and applies what it draws, a step at a time (`plays.py`).
+owns the state, draws so and applies what it draws, a step at a time (its fast path: `fastplay.py`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from companion.rules.actions import Action
 from companion.rules.engine import apply_in_place, pass_window, settle
+from companion.rules.fastplay import below
 from companion.rules.menu import Built, Joined
 from companion.rules.phases import PHASE, Phase, Window
 from companion.rules.state import GameState, Player
 
-TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
 if TYPE_CHECKING:
-    from random import Random  # (a caller's generator: not needed to read the rules)
+    from random import Random
 
 
 def beside(ph: Phase, s: GameState) -> list[Action]:
@@ -99,7 +100,7 @@ def draw_legal(s: GameState, rnd: Random) -> tuple[Action, GameState] | None:
     ph = PHASE[s.phase]  # (below: `_count` and `_nth`, written out for the most common case)
     count, nth = ph.count, ph.nth
     if count is not None and nth is not None:  # (a step of everyone at once: counted, only
-        return nth(s, _below(rnd, count(s))), s  # the action drawn is built)
+        return nth(s, below(rnd, count(s))), s  # the action drawn is built)
     action = _draw_offered(ph, s, rnd)
     return None if action is None else (action, s)
 
@@ -112,7 +113,7 @@ def _draw_offered(ph: Phase, s: GameState, rnd: Random) -> Action | None:
     total = n + len(extra)
     if not total:
         return None
-    i = _below(rnd, total)
+    i = below(rnd, total)
     return offered[i] if i < n else extra[i - n]
 
 
@@ -197,15 +198,6 @@ def _play_at_windows(s: GameState, rnd: Random, played: list[Action], most: int,
     raise AssertionError(action)  # (drawn from the heads: one of the windows')
 
 
-def _below(rnd: Random, n: int) -> int:
-    """The index `rnd.choice` draws from `n` items, as CPython draws it (`_randbelow`)."""
-    k = n.bit_length()
-    i = rnd.getrandbits(k)
-    while i >= n:
-        i = rnd.getrandbits(k)
-    return i
-
-
 def _count(t: GameState) -> int:
     """How many actions a state that rests at no window offers."""
     ph = PHASE[t.phase]
@@ -242,7 +234,7 @@ def _draw_past_windows(s: GameState, rnd: Random, keep: bool = False,
             pass_window(t, w.name)
         else:
             moves.append((t, moved))
-    i = _below(rnd, sum(len(head) for head, _, _ in heads) + _count(t))
+    i = below(rnd, sum(len(head) for head, _, _ in heads) + _count(t))
     for head, at, passes in heads:
         if i < len(head):
             drawn, before = (head[i], at), passes

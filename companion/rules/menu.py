@@ -11,25 +11,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING, overload
 
-from companion.rules.actions import ACTIONS, Action
+from companion.rules.actions import Action, Value, action_from_dict
 
-TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
 if TYPE_CHECKING:
-    from typing import Any, overload
-
     from companion.rules.state import GameState
 
 
 @lru_cache(maxsize=2048)  # a few hundred bytes each, whatever the names at the table
-def act(type_: str, player: str, key: str, value: Any, key2: str = "", value2: Any = None,
+def act(type_: str, player: str, key: str, value: Value, key2: str = "", value2: Value = None,
         ) -> Action:
     """The action with these fields, built once."""
     fields = {key: value, key2: value2} if key2 else {key: value}
-    return ACTIONS[type_](player, **fields)
+    return action_from_dict({"type": type_, "player": player, **fields})
 
 
-class Row(dict["Any", Action]):
+class Row(dict[Value, Action]):
     """One player's actions of one type, by the value of one field, each built once."""
 
     __slots__ = ("_key", "_player", "_type")
@@ -38,7 +36,7 @@ class Row(dict["Any", Action]):
         super().__init__()
         self._type, self._player, self._key = type_, player, key
 
-    def __missing__(self, value: Any) -> Action:
+    def __missing__(self, value: Value) -> Action:
         action = self[value] = act(self._type, self._player, self._key, value)
         return action
 
@@ -66,11 +64,10 @@ class Built(Sequence[Action]):
     def built(self, i: int) -> Action:  # (0 <= i < len(self))
         raise NotImplementedError
 
-    if TYPE_CHECKING:
-        @overload
-        def __getitem__(self, i: int) -> Action: ...
-        @overload
-        def __getitem__(self, i: slice) -> list[Action]: ...
+    @overload
+    def __getitem__(self, i: int) -> Action: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Action]: ...
 
     def __getitem__(self, i: int | slice) -> Action | list[Action]:
         n = len(self)
@@ -107,7 +104,7 @@ class Offer(Built):
 
     __slots__ = ("_key", "_player", "_type", "_values")
 
-    def __init__(self, type_: str, player: str, key: str, values: Sequence[Any]) -> None:
+    def __init__(self, type_: str, player: str, key: str, values: Sequence[Value]) -> None:
         self._type, self._player, self._key, self._values = type_, player, key, values
 
     def __len__(self) -> int:
@@ -124,19 +121,19 @@ class Offer(Built):
 class Paired(Offer):
     """One player's actions of one type, one for each pair of values of two fields."""
 
-    __slots__ = ("_key2",)
+    __slots__ = ("_key2", "_pairs")
 
     def __init__(self, type_: str, player: str, key: str, key2: str,
-                 pairs: Sequence[tuple[Any, Any]]) -> None:
-        super().__init__(type_, player, key, pairs)
-        self._key2 = key2
+                 pairs: Sequence[tuple[Value, Value]]) -> None:
+        super().__init__(type_, player, key, [value for value, _ in pairs])
+        self._key2, self._pairs = key2, pairs
 
     def built(self, i: int) -> Action:
-        value, value2 = self._values[i]
+        value, value2 = self._pairs[i]
         return act(self._type, self._player, self._key, value, self._key2, value2)
 
     def __iter__(self) -> Iterator[Action]:
-        return iter([self.built(i) for i in range(len(self._values))])
+        return iter([self.built(i) for i in range(len(self._pairs))])
 
 
 class Joined(Built):

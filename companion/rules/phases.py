@@ -15,13 +15,26 @@ format); the Dictator's window is open alongside the turn and never holds the ga
 
 from __future__ import annotations
 
-from collections import namedtuple
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias, TypeVar, cast
 
-from companion.rules import plays, split, steps, turn
-from companion.rules.actions import Action
-from companion.rules.frozen import Frozen
+from companion.rules import fastplay, split, steps, turn
+from companion.rules.actions import (
+    Action,
+    Aim,
+    Choose,
+    Courage,
+    Deal,
+    Forbid,
+    Hustle,
+    Junk,
+    Privilege,
+    Reveal,
+    Smart,
+    Swap,
+    Take,
+)
 from companion.rules.menu import Menu
 from companion.rules.powers import CUNNING, DICTATOR, HUSTLER, JUNK_DEALER, SMART
 from companion.rules.state import (
@@ -38,12 +51,22 @@ from companion.rules.state import (
     Player,
 )
 
-TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
 if TYPE_CHECKING:
-    from random import Random
+    from random import Random  # (a caller's generator: a replay does not import it)
 
-# a step's handler of one kind of action (`Phase.accepts` hands it only that kind)
-Handler = Callable[[GameState, Player, Any], None]
+# a step's handler of one kind of action (`Phase.accepts` hands it only that kind: `handles`)
+Handler = Callable[[GameState, Player, Action], None]
+# a step's fast path (`Phase.plays`): the state, the generator, the actions played so far,
+# how many more at most, the actions of windows passed to reach the step (drawn among too)
+Play: TypeAlias = (
+    "Callable[[GameState, Random, list[Action], int, Sequence[Action]], Action | None]")
+A = TypeVar("A", bound=Action)
+
+
+def handles(kind: type[A], handler: Callable[[GameState, Player, A], None]) -> Handler:
+    """`handler`, for the actions of `kind` only: the engine looks it up by the action's
+    type (`Phase.accepts`), so it is handed no other kind."""
+    return cast(Handler, handler)
 
 # Who acts in a phase.
 ALL = "all"  # every player concerned, at once, in any order
@@ -55,7 +78,8 @@ COUNTDOWN = "countdown"  # the referee stage of the hold-up and courage steps
 
 
 
-class Window(Frozen):
+@dataclass(frozen=True, slots=True)
+class Window:
     """An optional action: the game may rest for it; an action of a later step passes it."""
 
     name: str  # the action type (and, for most, its mark in `GameState.done` once passed)
@@ -65,17 +89,11 @@ class Window(Frozen):
     actions: Callable[[GameState, Player], Sequence[Action]]  # its legal actions, for `holder`
     handler: Handler
     words: str  # "waiting for {names} to ...", for messages
-    close: Callable[[GameState], None] | None  # passing it (resting windows only)
-    __slots__ = tuple(__annotations__)
-
-    def __init__(self, name: str, power: str | None, rests: bool,
-                 holder: Callable[[GameState], Player | None],
-                 actions: Callable[[GameState, Player], Sequence[Action]], handler: Handler,
-                 words: str, close: Callable[[GameState], None] | None = None) -> None:
-        self._fill(name, power, rests, holder, actions, handler, words, close)
+    close: Callable[[GameState], None] | None = None  # passing it (resting windows only)
 
 
-class Phase(Frozen):
+@dataclass(frozen=True, slots=True)
+class Phase:
     """One step of the turn."""
 
     name: str
@@ -85,73 +103,65 @@ class Phase(Frozen):
     duty: str  # what the table waits for when no window is open (a words key)
     waiting: Callable[[GameState], list[Player]]  # who must act now, in seating order
     waiting_words: str  # "waiting for {names} to ..."
-    stage: str | None  # the referee stage it needs: COUNTDOWN, or None
+    stage: str | None = None  # the referee stage it needs: COUNTDOWN, or None
     # the legal actions of `waiting`, in order, listed; or, for a step of everyone at once,
     # counted and built by index: its `start` notes whom it waits for (`GameState.to_act`),
     # its handler takes off whoever acts, `count` says how many actions they have, `nth`
     # builds the i-th and `listed` all of them, in the same order
-    offers: Callable[[GameState], Sequence[Action]] | None
-    count: Callable[[GameState], int] | None
-    nth: Callable[[GameState, int], Action] | None
-    listed: Callable[[GameState], list[Action]] | None
-    windows: tuple[Window, ...]  # the optional actions it opens
-    # draws the actions `random.choice` draws from its list (after a window's) and applies
-    # them while the step goes on (`plays.py`; resting at no window, digital cards)
-    plays: Callable[[GameState, Random, list[Action], int, Sequence[Action]],
-                    Action | None] | None
+    offers: Callable[[GameState], Sequence[Action]] | None = None
+    count: Callable[[GameState], int] | None = None
+    nth: Callable[[GameState, int], Action] | None = None
+    listed: Callable[[GameState], list[Action]] | None = None
+    windows: tuple[Window, ...] = ()  # the optional actions it opens
+    # the fast path of a random player (`fastplay.py`): draws the actions `random.choice`
+    # draws from the step's list and applies them while the step goes on
+    plays: Play | None = None
     # once it ends; by default on to the next step of `state.PHASES` (the last has none)
-    then: Callable[[GameState], None] | None
+    then: Callable[[GameState], None] | None = None
     # what it notes once the game enters it (when entered by moving on: `to_act` only,
     # which `legal.py` puts back after passing a window in place)
-    start: Callable[[GameState], None] | None
+    start: Callable[[GameState], None] | None = None
     # someone is `waiting`, told without listing them (anything true: someone is); by
     # default `waiting` is not empty, with `nth` the count of actions is not zero
-    someone: Callable[[GameState], object] | None
-    busy: Callable[[GameState], object]  # `someone`, as a function
-    pends: bool  # has `nth` (`engine.settle` reads `to_act` inline)
-    moves_on: bool  # `then` only moves on to the next step
-    following: str | None  # that step's name, if so
-    actions: Callable[[GameState], Sequence[Action]]  # listed
-    resting: tuple[Window, ...]  # the windows the game rests for
-    beside: tuple[Window, ...]  # those open alongside, never waited for
-    window_named: Mapping[str, Window]
-    accepts: Mapping[str, Handler]  # every action type played in it
+    someone: Callable[[GameState], object] | None = None
 
-    __slots__ = tuple(__annotations__)
+    # worked out from the above once the phase is made:
+    busy: Callable[[GameState], object] = field(init=False)  # `someone`, as a function
+    pends: bool = field(init=False)  # has `nth` (`engine.settle` reads `to_act` inline)
+    moves_on: bool = field(init=False)  # `then` only moves on to the next step
+    following: str | None = field(init=False)  # that step's name, if so
+    actions: Callable[[GameState], Sequence[Action]] = field(init=False)  # listed
+    resting: tuple[Window, ...] = field(init=False)  # the windows the game rests for
+    beside: tuple[Window, ...] = field(init=False)  # those open alongside, never waited for
+    window_named: Mapping[str, Window] = field(init=False)
+    accepts: Mapping[str, Handler] = field(init=False)  # every action type played in it
 
-    def __init__(self, name: str, words: str, acts: str, handlers: Mapping[str, Handler],
-                 duty: str, waiting: Callable[[GameState], list[Player]], waiting_words: str,
-                 stage: str | None = None,
-                 offers: Callable[[GameState], Sequence[Action]] | None = None,
-                 count: Callable[[GameState], int] | None = None,
-                 nth: Callable[[GameState, int], Action] | None = None,
-                 listed: Callable[[GameState], list[Action]] | None = None,
-                 windows: tuple[Window, ...] = (),
-                 plays: Callable[[GameState, Random, list[Action], int, Sequence[Action]],
-                                 Action | None] | None = None,
-                 then: Callable[[GameState], None] | None = None,
-                 start: Callable[[GameState], None] | None = None,
-                 someone: Callable[[GameState], object] | None = None) -> None:
-        at = PHASES.index(name)
-        moves_on = then is None and at + 1 < len(PHASES)
-        if moves_on:
-            then = turn.goto(PHASES[at + 1])
+    def __post_init__(self) -> None:
+        at = PHASES.index(self.name)
+        moves_on = self.then is None and at + 1 < len(PHASES)
+        following = PHASES[at + 1] if moves_on else None
         busy: Callable[[GameState], object]
         actions: Callable[[GameState], Sequence[Action]]
+        count, nth, listed, waiting = self.count, self.nth, self.listed, self.waiting
         if count is not None and nth is not None:
-            assert listed is not None, name
+            assert listed is not None, self.name
             busy = turn.left_to_act
             actions = lambda s: Menu(s, count(s), nth, listed)  # noqa: E731
         else:
-            assert offers is not None, name
-            busy = someone or (lambda s: bool(waiting(s)))
-            actions = offers
-        self._fill(name, words, acts, handlers, duty, waiting, waiting_words, stage, offers,
-                   count, nth, listed, windows, plays, then, start, someone,
-                   busy, nth is not None, moves_on, PHASES[at + 1] if moves_on else None,
-                   actions, tuple(w for w in windows if w.rests),
-                   tuple(w for w in windows if not w.rests), {w.name: w for w in windows},
-                   {**handlers, **{w.name: w.handler for w in windows}})
+            assert self.offers is not None, self.name
+            busy = self.someone or (lambda s: bool(waiting(s)))
+            actions = self.offers
+        derived: dict[str, object] = {
+            "then": turn.goto(PHASES[at + 1]) if moves_on else self.then,
+            "busy": busy, "pends": nth is not None, "moves_on": moves_on,
+            "following": following, "actions": actions,
+            "resting": tuple(w for w in self.windows if w.rests),
+            "beside": tuple(w for w in self.windows if not w.rests),
+            "window_named": {w.name: w for w in self.windows},
+            "accepts": {**self.handlers, **{w.name: w.handler for w in self.windows}},
+        }
+        for name, value in derived.items():  # (set once, as a frozen dataclass's own
+            object.__setattr__(self, name, value)  # `__init__` sets its fields)
 
     def resting_window(self, s: GameState) -> tuple[Window, Player] | None:
         """The resting window open now and its holder, if any (then nobody is `waiting`)."""
@@ -173,65 +183,72 @@ RESTING_WORDS = {  # a resting window's "waiting for" words, by its name
 }
 
 
-def resting_window(name: str, power: str | None,
+def resting_window(kind: type[A], power: str | None,
                    holder: Callable[[GameState], Player | None],
                    actions: Callable[[GameState, Player], Sequence[Action]],
-                   handler: Handler) -> Window:
+                   handler: Callable[[GameState, Player, A], None]) -> Window:
     """A window the game rests for until its holder acts; passing it marks it done."""
+    name = kind.type
     return Window(name=name, power=power, rests=True, holder=holder, actions=actions,
-                  handler=handler, words=RESTING_WORDS[name], close=turn.mark_done(name))
+                  handler=handles(kind, handler), words=RESTING_WORDS[name],
+                  close=turn.mark_done(name))
 
 
-HUSTLE_WINDOW = resting_window("hustle", HUSTLER, turn.may_hustle, turn.hustles, steps.hustle)
-SWAP_WINDOW = resting_window("swap", CUNNING, turn.may_swap, turn.swaps, steps.swap)
-PRIVILEGE_WINDOW = resting_window("privilege", None, turn.may_order, turn.orders, steps.privilege)
-SMART_WINDOW = resting_window("smart", SMART, turn.may_smart, turn.smarts, steps.smart)
+HUSTLE_WINDOW = resting_window(Hustle, HUSTLER, turn.may_hustle, turn.hustles, steps.hustle)
+SWAP_WINDOW = resting_window(Swap, CUNNING, turn.may_swap, turn.swaps, steps.swap)
+PRIVILEGE_WINDOW = resting_window(Privilege, None, turn.may_order, turn.orders,
+                                  steps.privilege)
+SMART_WINDOW = resting_window(Smart, SMART, turn.may_smart, turn.smarts, steps.smart)
 
 FORBID_WINDOW = Window(
-    name="forbid", power=DICTATOR, rests=False, holder=split.may_forbid,
-    actions=turn.forbids, handler=split.forbid,
+    name=Forbid.type, power=DICTATOR, rests=False, holder=split.may_forbid,
+    actions=turn.forbids, handler=handles(Forbid, split.forbid),
     words="{names} (the Dictator) may forbid a kind")
 
 JUNK_WINDOW = Window(
-    name="junk", power=JUNK_DEALER, rests=True, holder=turn.may_junk,
-    actions=turn.junks, handler=split.junk, close=turn.drop_junk,
+    name=Junk.type, power=JUNK_DEALER, rests=True, holder=turn.may_junk,
+    actions=turn.junks, handler=handles(Junk, split.junk), close=turn.drop_junk,
     words="waiting for {names} (the Junk Dealer) to swap the card taken or pass")
 
 
 # -- the table -----------------------------------------------------------------------------
 
 TABLE: tuple[Phase, ...] = (  # Phase(name, words, acts, handlers, ...), in the order of a turn
-    Phase(LOOT, "loot", GODFATHER, {"deal": steps.deal}, windows=(HUSTLE_WINDOW,),
+    Phase(LOOT, "loot", GODFATHER, {Deal.type: handles(Deal, steps.deal)}, windows=(HUSTLE_WINDOW,),
           duty="deal", waiting=turn.dealer, offers=turn.nothing,  # the cards turned up (R2)
           someone=turn.deal_due,
           waiting_words="waiting for the Godfather ({names}) to enter the cards turned up"),
-    Phase(CHOOSE, "bullet choice", ALL, {"choose": steps.choose},
+    Phase(CHOOSE, "bullet choice", ALL, {Choose.type: handles(Choose, steps.choose)},
           duty="choose", waiting=steps.choosers, start=turn.choosing,
           count=turn.choices_count, nth=turn.nth_choice, listed=turn.choices_listed,
-          plays=plays.choose,
+          plays=fastplay.choose,
           waiting_words="waiting for {names} to choose a card"),
-    Phase(HOLDUP, "hold-up", ALL, {"aim": steps.aim}, stage=COUNTDOWN, windows=(SWAP_WINDOW,),
+    Phase(HOLDUP, "hold-up", ALL, {Aim.type: handles(Aim, steps.aim)}, stage=COUNTDOWN,
+          windows=(SWAP_WINDOW,),
           duty="holdup", waiting=turn.aiming, start=turn.aiming_starts,
-          count=turn.aims_count, nth=turn.nth_aim, listed=turn.aims_listed, plays=plays.aim,
+          count=turn.aims_count, nth=turn.nth_aim, listed=turn.aims_listed, plays=fastplay.aim,
           waiting_words="waiting for aims from {names}"),
-    Phase(PRIVILEGE, "Godfather's privilege", GODFATHER, {"aim": steps.aim_ordered},
+    Phase(PRIVILEGE, "Godfather's privilege", GODFATHER,
+          {Aim.type: handles(Aim, steps.aim_ordered)},
           windows=(PRIVILEGE_WINDOW,),  # the player ordered aims again
           duty="reaim", waiting=turn.reaiming, offers=turn.reaims, someone=turn.ordered,
           waiting_words="waiting for {names} to aim again"),
-    Phase(COURAGE, "courage", ALL, {"courage": steps.courage}, stage=COUNTDOWN,
+    Phase(COURAGE, "courage", ALL, {Courage.type: handles(Courage, steps.courage)}, stage=COUNTDOWN,
           windows=(SMART_WINDOW,),
           duty="courage", waiting=turn.deciding, start=turn.deciding_starts,
           count=turn.courage_count, nth=turn.nth_courage, listed=turn.courage_listed,
-          plays=plays.courage,
+          plays=fastplay.courage,
           waiting_words="waiting for {names} to lie down or stand"),
-    Phase(REVEAL, "card reveals", ALL, {"reveal": steps.reveal},  # the cards that count
+    Phase(REVEAL, "card reveals", ALL,  # the cards that count
+          {Reveal.type: handles(Reveal, steps.reveal)},
           then=turn.resolve_cards,  # then the split, or the end (R9)
           duty="reveal", waiting=turn.revealing, offers=turn.reveals,
           waiting_words="waiting for {names} to reveal their card"),
-    Phase(SPLIT, "split", TURN, {"take": split.take}, windows=(FORBID_WINDOW, JUNK_WINDOW),
+    Phase(SPLIT, "split", TURN, {Take.type: handles(Take, split.take)},
+          windows=(FORBID_WINDOW, JUNK_WINDOW),
           then=turn.end_round,  # then the next round's loot, or the end (R12, R15)
           start=split.start,  # who is in the split, the Cute's bill, the first turn
-          plays=plays.take,
+          plays=fastplay.take,
           duty="split", waiting=turn.taking, offers=turn.takes, someone=turn.taker,
           waiting_words="it is {names}'s turn to take a share"),
     Phase(OVER, "end of the game", NOBODY, {},
@@ -251,15 +268,12 @@ def phase_of(s: GameState) -> Phase:
     return PHASE[s.phase]
 
 
-if TYPE_CHECKING:
-    class Wait(NamedTuple):
-        """What the table waits for: a key naming the duty or window, and who."""
+class Wait(NamedTuple):
+    """What the table waits for: a key naming the duty or window, and who."""
 
-        key: str  # a phase's duty (deal, choose, holdup, reaim, courage, reveal, split, over)
-        #           or a resting window (hustle, swap, privilege, smart, junk)
-        players: tuple[str, ...]
-else:  # (the same, without importing typing)
-    Wait = namedtuple("Wait", ["key", "players"])
+    key: str  # a phase's duty (deal, choose, holdup, reaim, courage, reveal, split, over)
+    #           or a resting window (hustle, swap, privilege, smart, junk)
+    players: tuple[str, ...]
 
 
 def waiting(s: GameState) -> Wait:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from companion.rules.scoring import scores
 from companion.rules.state import GameState
-
-TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
-if TYPE_CHECKING:
-    from typing import Any
 
 
 def state_to_dict(s: GameState) -> dict[str, Any]:

@@ -7,10 +7,9 @@ is small, fast and statistically sound for a game's handful of draws.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
-if TYPE_CHECKING:
-    from typing import Any
+from typing import TypeVar
 
+T = TypeVar("T")
 
 _MASK = (1 << 64) - 1
 _SPAN = 1 << 64
@@ -41,7 +40,7 @@ def below(state: int, n: int) -> tuple[int, int]:
 _LIMITS = tuple(_SPAN - _SPAN % n if n else 0 for n in range(65))  # `below`'s, for a deck
 
 
-def shuffle(state: int, items: list[Any]) -> int:
+def shuffle(state: int, items: list[T]) -> int:
     """Fisher-Yates shuffle of `items` in place; returns the new state.
 
     Its draws are `below(state, i + 1)`, written out (a game begins with 63 of them)."""

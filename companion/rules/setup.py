@@ -2,60 +2,42 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from companion.rules import rng
 from companion.rules.cards import PILE_SIZE, ROUNDS, official_deck
-from companion.rules.frozen import Frozen
 from companion.rules.state import LOOT, GameState, Player
-
-TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
-if TYPE_CHECKING:
-    from typing import Any
 
 VARIANTS: dict[str, tuple[str, ...]] = {"unclaimed_loot": ("carry_over", "discard")}
 DEFAULT_VARIANT = {"unclaimed_loot": "carry_over"}
 
 
-class StartPlayer(Frozen):
+@dataclass(frozen=True, slots=True)
+class StartPlayer:
     """A player's position when a game begins mid-way; None keeps the fresh value."""
 
-    alive: bool | None
-    wounds: int | None
-    loot: tuple[str, ...] | None
-    bang: int | None
-    click: int | None
-    __slots__ = tuple(__annotations__)
-
-    def __init__(self, alive: bool | None = None, wounds: int | None = None,
-                 loot: tuple[str, ...] | None = None, bang: int | None = None,
-                 click: int | None = None) -> None:
-        self._fill(alive, wounds, loot, bang, click)
+    alive: bool | None = None
+    wounds: int | None = None
+    loot: tuple[str, ...] | None = None
+    bang: int | None = None
+    click: int | None = None
 
 
-class Setup(Frozen):
+@dataclass(frozen=True, slots=True)
+class Setup:
     """Everything a game needs before its first action; checked by the scenario loader."""
 
     players: tuple[str, ...]
-    powers: dict[str, str]
-    seed: int
-    variant: dict[str, Any]
-    loot: tuple[tuple[str, ...], ...] | None  # piles still to come
-    cards: str
-    loot_mode: str  # "physical": the Godfather enters the cards turned up
-    start_round: int
-    start_godfather: str | None
-    start_discard: tuple[int, int]  # (bang, click)
-    start_players: dict[str, StartPlayer]
-    __slots__ = tuple(__annotations__)
-
-    def __init__(self, players: tuple[str, ...], powers: dict[str, str] | None = None,
-                 seed: int = 0, variant: dict[str, Any] | None = None,
-                 loot: tuple[tuple[str, ...], ...] | None = None, cards: str = "digital",
-                 loot_mode: str = "digital", start_round: int = 1,
-                 start_godfather: str | None = None, start_discard: tuple[int, int] = (0, 0),
-                 start_players: dict[str, StartPlayer] | None = None) -> None:
-        self._fill(players, {} if powers is None else powers, seed,
-                   {} if variant is None else variant, loot, cards, loot_mode, start_round,
-                   start_godfather, start_discard, {} if start_players is None else start_players)
+    powers: dict[str, str] = field(default_factory=dict)  # player -> power
+    seed: int = 0
+    variant: dict[str, str] = field(default_factory=dict)
+    loot: tuple[tuple[str, ...], ...] | None = None  # piles still to come
+    cards: str = "digital"
+    loot_mode: str = "digital"  # "physical": the Godfather enters the cards turned up
+    start_round: int = 1
+    start_godfather: str | None = None
+    start_discard: tuple[int, int] = (0, 0)  # (bang, click)
+    start_players: dict[str, StartPlayer] = field(default_factory=dict)
 
 
 def new_game(setup: Setup) -> GameState:

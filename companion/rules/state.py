@@ -13,10 +13,6 @@ from collections.abc import Iterable
 from companion.rules.events import Event
 from companion.rules.powers import shrugs_off
 
-TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
-if TYPE_CHECKING:
-    from typing import Any
-
 # The phases' names, in the order of a turn; what each one is and does: `phases.TABLE`.
 LOOT, CHOOSE, HOLDUP, PRIVILEGE = "loot", "choose", "holdup", "privilege"
 COURAGE, REVEAL, SPLIT, OVER = "courage", "reveal", "split", "over"
@@ -100,7 +96,7 @@ class GameState:
     physical: bool  # cards == "physical": the companion sees no hand
     loot_mode: str  # "digital" (dealt from the seeded deck) or "physical" (entered by `deal`)
     physical_loot: bool  # loot_mode == "physical"
-    variant: dict[str, Any]
+    variant: dict[str, str]  # (`setup.VARIANTS`)
     round: int
     phase: str
     godfather: int

@@ -1,19 +1,30 @@
-"""Random actions drawn and applied at once, at the steps most of a random game is played in.
+"""The fast path of a random player: actions drawn and applied at once, at the steps most
+of a random game is played in (the bullet choice, the hold-up, courage, the split's takes).
 
-For a player that owns the state and draws uniformly (`legal.play_random`): each function
-draws the index `rnd.choice` would draw from the step's legal list (`legal._below`,
-written out), builds that one action and applies it without the handler's checks (it is
-legal by construction), appends it to `played`, and goes on so until the step waits for
-nobody or `room` actions are played. They serve a step resting at no window, digital
-cards; `phases.TABLE` names them (`Phase.plays`), and `engine.settle` moves on after.
-A window's actions passed in place to reach the step come first in the first draw's list
-(`head`): one of those drawn is handed back unapplied (nothing played), for the window's
-handler. `tests/rules/test_counted.py` checks they play what listing and `apply` play.
+Who uses it: `legal.play_random` (and `play_legal`), the loop of the random bot
+(`bots/random_bot.py`) that `bench/engine.py` times and the lab's random games play. The
+referee, the scenario replay and every other bot apply actions through `engine.apply`,
+whose handlers (`steps.py`, `split.py`) are the rules as written; read those first.
+
+What it does: each function draws the index `rnd.choice` would draw from the step's legal
+list (`below`: CPython's own draw), builds that one action and applies
+it without the handler's checks (it is legal by construction), appends it to `played`, and
+goes on so until the step waits for nobody or `room` actions are played. They serve a step
+resting at no window, digital cards; `phases.TABLE` names them (`Phase.plays`), and
+`engine.settle` moves on after. A window's actions passed in place to reach the step come
+first in the first draw's list (`head`): one of those drawn is handed back unapplied
+(nothing played), for the window's handler. The effects it shares with the handlers
+(`steps.lay_down`, `steps.kid_last`, `split.took`, `split.forbid`) are the same functions.
+
+How it is checked: `tests/rules/test_counted.py` plays hundreds of games at tables of every
+kind both ways and checks that this plays the same actions and reaches the same states as
+drawing from `legal_actions` and applying through `engine.apply_in_place`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from companion.rules import split, steps
 from companion.rules.actions import Action, Forbid
@@ -23,23 +34,27 @@ from companion.rules.powers import DICTATOR, GREEDY
 from companion.rules.state import GameState
 from companion.rules.turn import all_aims
 
-TYPE_CHECKING = False  # (typing is not imported to run: a replay starts faster without it)
 if TYPE_CHECKING:
     from random import Random
 
 CHOSEN, DECIDED, TAKEN = Rows("choose", "card"), Rows("courage", "down"), Rows("take", "loot")
 
 
+def below(rnd: Random, n: int) -> int:
+    """The index `rnd.choice` draws among `n` items, drawn as CPython draws it
+    (`Random._randbelow`: the fewest random bits that cover `n`, again while too large)."""
+    k = n.bit_length()
+    i = rnd.getrandbits(k)
+    while i >= n:
+        i = rnd.getrandbits(k)
+    return i
+
+
 def first(rnd: Random, n: int, head: Sequence[Action]) -> int:
     """The first draw, among `head` and then `n` actions of the step: its index among
     the step's, or below zero for one of `head`'s (counted from its end)."""
     before = len(head)
-    total = n + before
-    k = total.bit_length()
-    i = rnd.getrandbits(k)
-    while i >= total:
-        i = rnd.getrandbits(k)
-    return i - before
+    return below(rnd, n + before) - before
 
 
 def choose(s: GameState, rnd: Random, played: list[Action], room: int,
@@ -80,10 +95,7 @@ def choose(s: GameState, rnd: Random, played: list[Action], room: int,
         room -= 1
         if not (to_act and room):
             return None
-        k = n.bit_length()
-        i = rnd.getrandbits(k)
-        while i >= n:
-            i = rnd.getrandbits(k)
+        i = below(rnd, n)
 
 
 def aim(s: GameState, rnd: Random, played: list[Action], room: int,
@@ -109,10 +121,7 @@ def aim(s: GameState, rnd: Random, played: list[Action], room: int,
         if not (to_act and room):
             return None
         n = len(to_act) * m
-        k = n.bit_length()
-        i = rnd.getrandbits(k)
-        while i >= n:
-            i = rnd.getrandbits(k)
+        i = below(rnd, n)
 
 
 def courage(s: GameState, rnd: Random, played: list[Action], room: int,
@@ -135,10 +144,7 @@ def courage(s: GameState, rnd: Random, played: list[Action], room: int,
         if not (to_act and room):
             return None
         n = 2 * len(to_act)
-        k = n.bit_length()
-        i = rnd.getrandbits(k)
-        while i >= n:
-            i = rnd.getrandbits(k)
+        i = below(rnd, n)
 
 
 def take(s: GameState, rnd: Random, played: list[Action], room: int,
@@ -161,10 +167,7 @@ def take(s: GameState, rnd: Random, played: list[Action], room: int,
         dictator = split.may_forbid(s) if dictated else None
         total = n + len(KINDS) if dictator is not None else n
         if drawn:
-            k = total.bit_length()
-            i = rnd.getrandbits(k)
-            while i >= total:
-                i = rnd.getrandbits(k)
+            i = below(rnd, total)
         else:
             i = first(rnd, total, head)
             if i < 0:
