@@ -14,6 +14,7 @@ from companion.referee.commands import CommandError
 from companion.referee.game import Game, engine_setup
 from companion.referee.journal import Entry
 from companion.rules import Action, RuleError, apply_in_place, new_game
+from companion.rules.actions import Aim, Courage
 from companion.rules.state import COURAGE
 from companion.schema import reading_problem
 
@@ -66,12 +67,12 @@ def recounted(game: Game, replay: dict[str, Any], cmd: dict[str, Any]) -> Action
         down = cmd.get("down")
         if not isinstance(down, bool):
             raise CommandError(400, "down: true (lay down) or false (stood)")
-        return Action("courage", player, down=down)
+        return Courage(player, down=down)
     target = cmd.get("target")
     if target is not None and (target == player or target not in game.state.index):
         raise CommandError(400, f"target: another player's name, or null (too slow), "
                                 f"not {target!r}")
-    return Action("aim", player, target=target)
+    return Aim(player, target=target)
 
 
 def recount(game: Game, entries: list[Entry], replay: dict[str, Any], action: Action,
@@ -110,8 +111,8 @@ def recount(game: Game, entries: list[Entry], replay: dict[str, Any], action: Ac
 def marked(replays: tuple[dict[str, Any], ...], replay: dict[str, Any],
            action: Action) -> tuple[dict[str, Any], ...]:
     """The replays with the recounted row saying what the Godfather counted instead."""
-    value: dict[str, Any] = {"down": action.down} if action.type == "courage" \
-        else {"target": action.target}
+    value: dict[str, Any] = {"down": action.down} if isinstance(action, Courage) \
+        else {"target": getattr(action, "target", None)}
     rows = [row | {"counted": value, "override": True} if row["player"] == action.player
             else row for row in replay["rows"]]
     return tuple(r | {"rows": rows} if r is replay else r for r in replays)

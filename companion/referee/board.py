@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.referee.game import Game
 from companion.rules import GameState
+from companion.rules.events import RoundBegun
 from companion.rules.state import CHOOSE, COURAGE, HOLDUP, PRIVILEGE, REVEAL, SPLIT, Player
 
 Text = dict[str, Any]
@@ -32,9 +33,9 @@ def round_events(s: GameState) -> list[dict[str, Any]]:
     """This round's events, oldest first."""
     out = []
     for e in reversed(s.events):
-        if e["type"] == "round":
+        if isinstance(e, RoundBegun):
             break
-        out.append(e)
+        out.append(e.to_dict())
     return out[::-1]
 
 

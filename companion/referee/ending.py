@@ -8,6 +8,7 @@ from typing import Any
 from companion.referee.board import Text, text
 from companion.referee.game import Game, engine_setup
 from companion.rules import GameState, apply_in_place, new_game
+from companion.rules.events import GameOver, RoundBegun, Wounded
 from companion.rules.scoring import bonus_holder, diamond_cards, scores
 
 
@@ -52,11 +53,11 @@ def history(game: Game) -> dict[str, Any]:
         n = len(s.events)
         apply_in_place(s, action)
         for e in s.events[n:]:
-            if e["type"] in ("round", "game_over"):
+            if isinstance(e, RoundBegun | GameOver):
                 totals = scores(s)
                 wealth.append({p.name: totals[p.seat]["total"] for p in s.players})
-            elif e["type"] == "wounded":
-                shots += [{"round": e["round"], "by": b, "player": e["player"]} for b in e["by"]]
+            elif isinstance(e, Wounded):
+                shots += [{"round": e.round, "by": b, "player": e.player} for b in e.by]
     return {"wealth": wealth, "shots": shots}  # one point per round played
 
 

@@ -20,6 +20,7 @@ from companion.bus.client import BusClient
 from companion.bus.topics import Topics
 from companion.referee.table import Table
 from companion.referee.views import public_event
+from companion.rules.events import Event, Revealed, Took
 from companion.sensors.codec import FactSubscriber
 
 log = logging.getLogger(__name__)
@@ -33,15 +34,15 @@ PROBE_SILENT_S = 0.7  # no echo for this long while connected: the broker is not
 PLAYER_EVENTS = ("shot", "wounded", "eliminated", "lay_down", "loot_taken", "godfather")
 
 
-def published_events(e: dict[str, Any]) -> list[dict[str, Any]]:
+def published_events(e: Event) -> list[dict[str, Any]]:
     """The MQTT events one engine event makes (docs/MQTT.md), secrets left out."""
     pub = public_event(e)
-    if e["type"] == "revealed" and e["card"] == "bang":
+    if isinstance(e, Revealed) and e.card == "bang":
         return [{**pub, "type": "shot"}]
-    if e["type"] == "took":
-        return [{**pub, "type": "godfather" if e["loot"] == "godfather" else "loot_taken"}]
-    if e["type"] in EVENT_TYPES:
-        return [{**pub, "type": EVENT_TYPES[e["type"]]}]
+    if isinstance(e, Took):
+        return [{**pub, "type": "godfather" if e.loot == "godfather" else "loot_taken"}]
+    if e.type in EVENT_TYPES:
+        return [{**pub, "type": EVENT_TYPES[e.type]}]
     return []
 
 

@@ -23,6 +23,8 @@ from companion.referee.timing import (
     posture_snapshot,
 )
 from companion.rules import Action, GameState, countdown_step, waiting_for
+from companion.rules.actions import Aim, Courage
+from companion.rules.events import RoundBegun, Wounded
 from companion.rules.powers import KID
 from companion.rules.state import COURAGE, HOLDUP
 
@@ -105,7 +107,7 @@ def snapshot(game: Game, stage: Stage, readings: Readings,
             seat = game.seat_of[p.name]
             posture = readings.track(seat, "posture")
             down = posture is not None and posture_snapshot(posture, stage.three_ms, timing)
-            out.append(Sensed(Action("courage", p.name, down=down), seat, POSTURE_KINDS))
+            out.append(Sensed(Courage(p.name, down=down), seat, POSTURE_KINDS))
         return out, {}
     aims, ambiguous = [], {}
     for p in who:
@@ -115,7 +117,7 @@ def snapshot(game: Game, stage: Stage, readings: Readings,
         if isinstance(target, tuple):  # the gun saw two players: not ours to guess
             ambiguous[p.name] = list(target)
             continue
-        action = Action("aim", p.name, target=game.player_at[target] if target else None)
+        action = Aim(p.name, target=game.player_at[target] if target else None)
         aims.append(Sensed(action, seat, AIM_KINDS))
     return aims, ambiguous
 
@@ -152,7 +154,7 @@ def reaim(game: Game, stage: Stage, readings: Readings, now: float,
     if target is None:
         return None
     name = s.players[s.ordered].name
-    return Sensed(Action("aim", name, target=game.player_at[target]), seat, AIM_KINDS)
+    return Sensed(Aim(name, target=game.player_at[target]), seat, AIM_KINDS)
 
 
 def reaim_deadline(game: Game, stage: Stage, readings: Readings, now: float,
@@ -192,9 +194,9 @@ def lay_down_requests(game: Game, asked: dict[str, float], readings: Readings,
     """
     wounded: set[str] = set()
     for e in reversed(game.state.events):
-        if e["type"] == "round":
+        if isinstance(e, RoundBegun):
             break
-        if e["type"] == "wounded":
-            wounded.add(e["player"])
+        if isinstance(e, Wounded):
+            wounded.add(e.player)
     return {name: asked.get(name, float("-inf")) for name in wounded
             if name in asked or readings.now(game.seat_of[name], "posture", now) != "down"}

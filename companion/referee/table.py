@@ -27,6 +27,7 @@ from companion.referee.settings import RefereeSettings
 from companion.referee.setup import check_setup
 from companion.referee.stage import Sensed, Stage
 from companion.rules import Action, RuleError, apply_in_place, legal_actions, new_game
+from companion.rules.events import Event, GameOver, RoundBegun, Wounded
 from companion.schema import parse_action
 from companion.sensors.facts import Fact
 from companion.yamlfile import FieldError
@@ -203,18 +204,18 @@ class Table:
         self._after(trial.events[before:])
         self._changed(game=True)
 
-    def _after(self, events: list[dict[str, Any]]) -> None:
+    def _after(self, events: list[Event]) -> None:
         """What the referee does when the rules move on: lie-down requests, the end."""
         game = self._need_game()
         now = self.clock.now_ms()
         for e in events:
-            if e["type"] == "wounded":
-                self.lay_down[e["player"]] = now
-            elif e["type"] == "round":
+            if isinstance(e, Wounded):
+                self.lay_down[e.player] = now
+            elif isinstance(e, RoundBegun):
                 self.lay_down.clear()
                 self.ambiguous.clear()
                 self.replays = ()
-            elif e["type"] == "game_over":
+            elif isinstance(e, GameOver):
                 self.journal.finish(game.id)
                 game.history = ending.history(game)  # the end chart: built once
         s = game.state

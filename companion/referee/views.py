@@ -28,17 +28,19 @@ from companion.referee.phone import phone_commands
 from companion.referee.stage import Stage, countdown_allowed
 from companion.rules import GameState, legal_actions, phase_of, waiting
 from companion.rules.cards import LOOT_KIND, PILE_SIZE, ROUNDS
+from companion.rules.events import EVENTS, Event, RoundBegun
 from companion.rules.phases import NOBODY
 from companion.rules.phases import describe as rules_words
 from companion.rules.powers import wound_limit
 from companion.rules.scoring import scores
 from companion.story import describe
 
-SECRET_FIELDS = {"professional": ("loot",), "vulture": ("loot",), "junk": ("got",)}
+SECRET_FIELDS = {kind: cls.secret for kind, cls in EVENTS.items() if cls.secret}
 LOG_ROUNDS = 3  # the log shows this many rounds, each whole
 
 
-def public_event(e: dict[str, Any]) -> dict[str, Any]:
+def public_event(event: Event) -> dict[str, Any]:
+    e = event.to_dict()
     out = {k: v for k, v in e.items() if k not in SECRET_FIELDS.get(e["type"], ())}
     for key in SECRET_FIELDS.get(e["type"], ()):
         out[f"{key}_count"] = len(e[key]) if isinstance(e[key], list) else 1
@@ -49,7 +51,7 @@ def public_event(e: dict[str, Any]) -> dict[str, Any]:
     elif e["type"] == "junk":
         out["text"] = f"{e['player']} swapped a card with a later pile."
     else:
-        out["text"] = describe(e)
+        out["text"] = describe(event)
     return out
 
 
@@ -147,9 +149,9 @@ def public(t: Snapshot) -> dict[str, Any]:
     return base
 
 
-def log_events(s: GameState) -> list[dict[str, Any]]:
+def log_events(s: GameState) -> list[Event]:
     """The events of the last `LOG_ROUNDS` rounds, each round whole, oldest first."""
-    starts = [i for i, e in enumerate(s.events) if e["type"] == "round"]
+    starts = [i for i, e in enumerate(s.events) if isinstance(e, RoundBegun)]
     return s.events[starts[-LOG_ROUNDS] if len(starts) >= LOG_ROUNDS else 0:]
 
 

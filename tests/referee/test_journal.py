@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from companion.referee.journal import Journal, JournalError
-from companion.rules import Action
+from companion.rules.actions import Aim, Choose
 
 
 def test_each_record_is_one_transaction_even_across_connections(tmp_path):
@@ -23,7 +23,7 @@ def test_each_record_is_one_transaction_even_across_connections(tmp_path):
     def write(journal: Journal, player: str) -> None:
         try:
             for _ in range(150):
-                seqs.append(journal.record(game, Action("aim", player), "sensor", 0.0))
+                seqs.append(journal.record(game, Aim(player, target=None), "sensor", 0.0))
         except BaseException as e:
             errors.append(e)
 
@@ -54,7 +54,7 @@ def test_a_failed_write_leaves_nothing(tmp_path):
 def test_the_journal_is_readable_by_its_owner_only(tmp_path):
     path = tmp_path / "journal.sqlite3"
     journal = Journal(path)
-    journal.record(journal.new_game({"players": []}, 0.0), Action("aim", "Ana"), "sensor", 0.0)
+    journal.record(journal.new_game({"players": []}, 0.0), Aim("Ana", target=None), "sensor", 0.0)
     for file in (path, path.with_name(path.name + "-wal")):
         assert stat.S_IMODE(file.stat().st_mode) == 0o600, file
 
@@ -85,7 +85,7 @@ def test_a_full_disk_mid_game_pauses_play_and_shows_nothing_unwritten(tmp_path):
     db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
     with pytest.raises(JournalError):  # something else fills the card up to its last page
         while True:
-            port.table.journal.record(999, Action("choose", "Filler"), "test", 0.0)
+            port.table.journal.record(999, Choose("Filler"), "test", 0.0)
     with pytest.raises(CommandError) as refused:
         port.act(type="choose", player="Bob", card="click")
     assert refused.value.status == 507 and "cannot write the game journal" in refused.value.message

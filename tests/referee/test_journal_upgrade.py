@@ -18,7 +18,7 @@ from local_table import NAMES8, LocalPort
 from companion.bots.table_bot import TableBot
 from companion.referee import journal_schema
 from companion.referee.journal import Journal, JournalError
-from companion.rules import Action
+from companion.rules.actions import Choose
 
 FIXTURES = Path(__file__).parent / "fixtures"
 OLD = FIXTURES / "journal-b475e92.sqlite3"  # written by make_journal_b475e92.py
@@ -116,7 +116,7 @@ def test_another_sqlite_file_is_not_taken_for_a_journal(tmp_path):
 def play_short_game(journal: Journal, at_ms: float) -> int:
     game = journal.new_game({"players": NAMES8[:4]}, at_ms)
     for i in range(20):
-        journal.record(game, Action("choose", NAMES8[i % 4], card="bang"), "tablet", at_ms + i)
+        journal.record(game, Choose(NAMES8[i % 4], card="bang"), "tablet", at_ms + i)
     return game
 
 

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from companion.referee.mqtt_link import published_events
+from companion.rules.events import event_from_dict
 from companion.sensors.codec import fact_from_message
 
 BASE = "cashnguns/t"
@@ -39,21 +40,22 @@ def test_a_bad_sensor_message_says_what_is_wrong(topic, payload, words):
 
 
 def test_published_events_keep_secrets():
-    shot = published_events({"round": 1, "type": "revealed", "player": "Ana", "card": "bang",
-                             "target": "Bob"})
+    shot = published_events(event_from_dict({"round": 1, "type": "revealed", "player": "Ana",
+                                             "card": "bang", "target": "Bob"}))
     assert shot[0]["type"] == "shot" and shot[0]["target"] == "Bob"
-    assert published_events({"round": 1, "type": "revealed", "player": "Ana", "card": "click",
-                             "target": "Bob"}) == []
-    took = published_events({"round": 1, "type": "took", "player": "Ana", "loot": "godfather"})
+    assert published_events(event_from_dict({"round": 1, "type": "revealed", "player": "Ana",
+                                             "card": "click", "target": "Bob"})) == []
+    took = published_events(event_from_dict({"round": 1, "type": "took", "player": "Ana",
+                                             "loot": "godfather"}))
     assert took[0]["type"] == "godfather"
-    junk = {"round": 1, "type": "junk", "player": "Ana", "gave": "bill5000", "got": "painting",
-            "pile": 3}
+    junk = event_from_dict({"round": 1, "type": "junk", "player": "Ana", "gave": "bill5000",
+                            "got": "painting", "pile": 3})
     assert published_events(junk) == []
     from companion.referee.views import public_event
 
     assert "painting" not in json.dumps(public_event(junk))
-    theft = public_event({"round": 2, "type": "professional", "player": "Ana", "target": "Bob",
-                          "loot": ["diamond10000"]})
+    theft = public_event(event_from_dict({"round": 2, "type": "professional", "player": "Ana",
+                                          "target": "Bob", "loot": ["diamond10000"]}))
     assert "diamond" not in json.dumps(theft) and theft["loot_count"] == 1
 
 
