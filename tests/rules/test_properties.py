@@ -85,8 +85,10 @@ def dealable(s: GameState, a: Action) -> bool:
     t = s.copy()
     while (w := window(t)) is not None:
         pass_window(t, w)
+    deck = Counter(official_deck())  # R2's 64 cards: no pile holds more copies than these
     return (a.type == "deal" and deal_due(t) and a.player == t.players[t.godfather].name
-            and isinstance(a.loot, tuple) and all(c in LOOT_KIND for c in a.loot))
+            and isinstance(a.loot, tuple) and all(c in LOOT_KIND for c in a.loot)
+            and all(a.loot.count(c) <= deck[c] for c in a.loot))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
