@@ -23,7 +23,7 @@ from typing import Any, NamedTuple, Protocol
 from flask import Blueprint, Response, abort, jsonify, request
 
 from companion.dashboard.access import is_controller
-from companion.referee.api import phone_claim
+from companion.dashboard.api import phone_claim
 from companion.referee.table import Table
 
 log = logging.getLogger(__name__)
