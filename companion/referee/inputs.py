@@ -205,10 +205,10 @@ def _tuples(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
-def fact_from(data: dict[str, Any]) -> Fact:
-    kind: FactKind = data["kind"]
-    return Fact(kind, int(data["seat"]), _tuples(data["value"]), float(data["t_ms"]),
-                str(data["device"]))
+def fact_from(data: list[Any]) -> Fact:
+    """A fact from its journal form, [kind, seat, value, t_ms, device]."""
+    kind: FactKind = data[0]
+    return Fact(kind, int(data[1]), _tuples(data[2]), float(data[3]), str(data[4]))
 
 
 def entry_from(data: list[Any]) -> Entry:
@@ -229,9 +229,10 @@ def to_json(item: Boot | Input) -> tuple[str, str]:
         data: dict[str, Any] = {"table": item.table, "timing": asdict(item.timing),
                                 "version": item.version, "last_game": item.last_game,
                                 "game": game}
-    elif isinstance(item, Heard):
-        data = {"kind": item.fact.kind, "seat": item.fact.seat, "value": item.fact.value,
-                "t_ms": item.fact.t_ms, "device": item.fact.device}
+    elif isinstance(item, Heard):  # (a list: the hub's looks come dozens a second)
+        f = item.fact
+        return "Heard", json.dumps([f.kind, f.seat, f.value, f.t_ms, f.device],
+                                   separators=(",", ":"))
     elif isinstance(item, Command):
         data = {"cmd": item.cmd, "control": item.auth.control, "seat": item.auth.seat}
     elif isinstance(item, StandIns):
@@ -280,7 +281,10 @@ def _plain(value: Any) -> Any:
 
 def decided(state: Any, effects: list[Effect]) -> str:
     """What the referee decided from one input, as the journal keeps it and a replay
-    compares it: the version and revision it left, and each effect with its fields."""
+    compares it: the version and revision it left, and each effect with its fields; ""
+    when nothing came of it (most sensor readings: the journal keeps them short)."""
+    if not effects:
+        return ""
     out = [[type(e).__name__, *(_plain(getattr(e, f)) for f in e.__dataclass_fields__)]
            for e in effects]
     return json.dumps({"version": state.version, "revision": state.revision, "effects": out},
