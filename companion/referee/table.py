@@ -17,7 +17,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 from companion.clock import Clock
 from companion.referee import core, views
@@ -68,6 +68,21 @@ def resumed(journal: Journal) -> Resumed | None:
     game = latest[0]
     return Resumed(game, journal.setup(game), tuple(journal.entries(game)),
                    journal.last_seq(game), journal.claims(game))
+
+
+T = TypeVar("T")
+
+
+class StateField(Generic[T]):
+    """A table attribute that is its referee state's, read as the state is now."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, table: Table | None, owner: type | None = None) -> T:
+        if table is None:
+            raise AttributeError(self.name)
+        return cast(T, getattr(table.state, self.name))
 
 
 class Table:
@@ -193,37 +208,13 @@ class Table:
 
     # -- what the state holds, for the views and the rest of the companion ---------------
 
-    @property
-    def game(self) -> Game | None:
-        return self.state.game
-
-    @property
-    def version(self) -> int:
-        return self.state.version
-
-    @property
-    def revision(self) -> int:
-        return self.state.revision
-
-    @property
-    def stage(self) -> Stage:
-        return self.state.stage
-
-    @property
-    def paused(self) -> bool:
-        return self.state.paused
-
-    @property
-    def readings(self) -> Readings:
-        return self.state.readings
-
-    @property
-    def links(self) -> Links:
-        return self.state.links
-
-    @property
-    def journal_error(self) -> str | None:
-        return self.state.journal_error
+    game = StateField[Game | None]()
+    version = StateField[int]()  # bumped by every change to the game or the stage
+    revision = StateField[int]()  # bumped by every change, sensor readings included
+    stage = StateField[Stage]()
+    paused = StateField[bool]()
+    readings = StateField[Readings]()
+    links = StateField[Links]()
 
     @property
     def stand_ins(self) -> dict[int, str]:
