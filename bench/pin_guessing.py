@@ -30,11 +30,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
 from companion.clock import SYSTEM_CLOCK  # noqa: E402
+from companion.dashboard.api import WRONG_PIN_TABLE_LIMIT, WRONG_PIN_WINDOW_S  # noqa: E402
 from companion.dashboard.app import create_app  # noqa: E402
 from companion.dashboard.server import DashboardServer  # noqa: E402
 from companion.dashboard.settings import DashboardSettings  # noqa: E402
 from companion.referee.access import PIN_DIGITS  # noqa: E402
-from companion.referee.api import WRONG_PIN_TABLE_LIMIT, WRONG_PIN_WINDOW_S  # noqa: E402
 from companion.referee.journal import Journal  # noqa: E402
 from companion.referee.settings import RefereeSettings  # noqa: E402
 from companion.referee.table import Table  # noqa: E402

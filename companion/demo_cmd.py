@@ -142,7 +142,7 @@ def start_game(bot: Any, players: list[str], seed: int, stop: threading.Event) -
             bot.new_game(players, powers="random", seed=seed)
             return
         except CommandError as exc:
-            if exc.status != 409:
+            if exc.kind != "conflict":
                 raise
             stop.wait(0.05)
 

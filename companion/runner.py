@@ -46,6 +46,7 @@ class Running:
         if self.league is not None:
             self.league.stop()
         self.server.stop()
+        self.table.close()  # every change published, every input on disk
         self.bus.stop()
         self.bridge.stop()
         if self.broker is not None:

@@ -1,7 +1,7 @@
 """Who is asking, for the dashboard's own routes: the session `POST /api/login` sets.
 
 The API blueprint owns the login and the PIN's rate limit; pages and streams only read
-the session it leaves (`control`, `csrf`); phones are known by their claims (referee.api).
+the session it leaves (`control`, `csrf`); phones are known by their claims (dashboard.api).
 """
 
 from __future__ import annotations

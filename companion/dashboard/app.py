@@ -6,13 +6,13 @@ from flask import Flask, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion.dashboard import WEB_DIR
+from companion.dashboard.api import api_blueprint
 from companion.dashboard.calibrate import calibrate_blueprint
 from companion.dashboard.pages import pages_blueprint, render
 from companion.dashboard.settings import DashboardSettings
 from companion.dashboard.setup_flow import setup_blueprint
 from companion.dashboard.sim import sim_blueprint
 from companion.dashboard.streams import StreamServer, streams_blueprint
-from companion.referee.api import api_blueprint
 from companion.referee.table import Table
 from companion.referee.views import TableFrame
 from companion.sensors.settings import SensorSettings

@@ -19,9 +19,9 @@ from flask import Blueprint, Response, abort, make_response, render_template, re
 from companion.dashboard import i18n
 from companion.dashboard.access import csrf_token, is_controller
 from companion.dashboard.address import phones_base
+from companion.dashboard.api import STATUS, phone_claim
 from companion.dashboard.settings import DashboardSettings
 from companion.dashboard.setup_flow import in_progress, last_table
-from companion.referee.api import phone_claim
 from companion.referee.table import Table
 from companion.rules.powers import POWERS
 
@@ -79,8 +79,9 @@ def pages_blueprint(table: Table, settings: DashboardSettings) -> Blueprint:
         elif phone == "claim":
             page = make_response(render("seat.html", seat=seat, token=token, phone_csrf=""))
         else:
+            status = STATUS[table.access.refusal(seat, phone).kind]
             page = make_response(render("message.html", message_key=PHONE_MESSAGES[phone],
-                                        state=phone), table.access.refusal(seat, phone).status)
+                                        state=phone), status)
         page.headers["Cache-Control"] = "no-store"  # a claim's CSRF token, a hand
         return page
 

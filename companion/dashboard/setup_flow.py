@@ -61,8 +61,8 @@ def setup_blueprint(table: Table, sensors: SensorSettings | None) -> Blueprint:
     bp = Blueprint("setup_flow", __name__)
     configured = equipment.configured(sensors)
     check = SetupCheck()
-    table.subscribe(lambda _revision: check.heard(table.readings, game_key(table),
-                                                   table.clock.now_ms()))
+    table.subscribe(lambda _revision: check.heard(table.seats_now(),
+                                                   table.readings.matrix.seats, game_key(table)))
 
     @bp.get("/api/setup")
     def setup() -> Response:
@@ -70,6 +70,7 @@ def setup_blueprint(table: Table, sensors: SensorSettings | None) -> Blueprint:
         lacks to take a player, and what its live check has seen; a game's player counts."""
         if not is_controller():
             abort(401, "the table PIN is needed: log in on the Godfather's page")
+        table.settled()  # the check has heard every change made so far
         kit = configured | equipment.heard(table.readings)
         checked = check.read(table.readings, game_key(table), table.clock.now_ms())
         return jsonify({"known": kit.known, "in_progress": in_progress(table),

@@ -24,10 +24,10 @@ from typing import Any, NamedTuple, Protocol
 from flask import Blueprint, Response, abort, jsonify, request
 
 from companion.dashboard.access import is_controller
+from companion.dashboard.api import phone_claim
 from companion.dashboard.gate import Tally
 from companion.dashboard.http11 import HAND_OVER
 from companion.dashboard.vouch import keeps_its_place
-from companion.referee.api import phone_claim
 from companion.referee.table import Table
 
 log = logging.getLogger(__name__)

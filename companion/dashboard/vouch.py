@@ -8,8 +8,8 @@ from collections.abc import Callable
 from flask import Response, request
 
 from companion.dashboard.access import is_controller
+from companion.dashboard.api import CLAIM_COOKIE, claim_seat
 from companion.dashboard.http11 import VOUCH
-from companion.referee.api import CLAIM_COOKIE, claim_seat
 from companion.referee.table import Table
 
 

@@ -17,13 +17,13 @@ from typing import Any, TypeVar
 from flask import Blueprint, Flask, Response, abort, jsonify, request, session
 
 from companion.dashboard import WEB_DIR
+from companion.dashboard.api import STATUS, PinGuard
 from companion.dashboard.app import SECURITY_HEADERS
 from companion.dashboard.pages import render
 from companion.dashboard.settings import DashboardSettings
 from companion.dashboard.streams import StreamServer, stream_response
 from companion.league.service import League
 from companion.league.store import StoreError
-from companion.referee.api import PinGuard
 from companion.referee.commands import CommandError
 
 MAX_NOTE = 200
@@ -116,12 +116,12 @@ def _api(league: League, organiser: Organiser, streams: StreamServer) -> Bluepri
 
     @bp.errorhandler(CommandError)
     def refused(e: CommandError) -> tuple[Response, int]:
-        return jsonify({"error": e.message}), e.status
+        return jsonify({"error": e.message}), STATUS[e.kind]
 
     def body() -> dict[str, Any]:
         data = request.get_json(silent=True)
         if not isinstance(data, dict):
-            raise CommandError(400, "the body must be a JSON object")
+            raise CommandError("invalid", "the body must be a JSON object")
         return data
 
     @bp.get("/venue")
@@ -163,18 +163,18 @@ def _api(league: League, organiser: Organiser, streams: StreamServer) -> Bluepri
     @bp.post("/games/<int:game_id>/decision")
     def decide(game_id: int) -> Response:
         if not is_organiser():
-            raise CommandError(401, "flagging or voiding a result needs the league PIN")
+            raise CommandError("unauthorized", "flagging or voiding a result needs the league PIN")
         if not secrets.compare_digest(request.headers.get("X-CSRF-Token", ""),
                                       session.get("csrf", "-")):
-            raise CommandError(403, "missing or wrong X-CSRF-Token for this session")
+            raise CommandError("forbidden", "missing or wrong X-CSRF-Token for this session")
         data = body()
         note = data.get("note")
         if note is not None and (not isinstance(note, str) or len(note) > MAX_NOTE):
-            raise CommandError(400, f"note: text of at most {MAX_NOTE} characters")
+            raise CommandError("invalid", f"note: text of at most {MAX_NOTE} characters")
         try:
             status = league.decide(game_id, str(data.get("decision")), note or None)
         except StoreError as exc:
-            raise CommandError(422, str(exc)) from None
+            raise CommandError("rule", str(exc)) from None
         return jsonify({"ok": True, "status": status})
 
     return bp

@@ -16,18 +16,20 @@ from collections.abc import Iterable
 from typing import Any, Literal
 
 from companion.referee.commands import Auth, CommandError, Refusals
-from companion.referee.journal import Journal, JournalError
 
 PIN_DIGITS = 6  # a generated PIN: at 600 guesses an hour, 35 days on average (api.PinGuard)
 HAND_FIELDS = ("card", "give", "discard")  # an action naming one of these tells a hand
 
 # What a phone is to a seat: it holds it ("mine"), may claim it ("claim"), or is refused.
 Phone = Literal["mine", "claim", "taken", "released", "earlier", "bad"]
-REFUSALS: dict[str, tuple[int, str]] = {
-    "taken": (409, "seat {seat} is held by another phone: ask the Godfather to release it"),
-    "released": (401, "this phone no longer holds seat {seat}: open the seat's link again"),
-    "earlier": (403, "this link is from an earlier game: ask the Godfather for the new link"),
-    "bad": (403, "this link is not valid for seat {seat}"),
+REFUSALS: dict[str, tuple[str, str]] = {
+    "taken": ("conflict",
+              "seat {seat} is held by another phone: ask the Godfather to release it"),
+    "released": ("unauthorized",
+                 "this phone no longer holds seat {seat}: open the seat's link again"),
+    "earlier": ("forbidden",
+                "this link is from an earlier game: ask the Godfather for the new link"),
+    "bad": ("forbidden", "this link is not valid for seat {seat}"),
 }
 
 
@@ -50,9 +52,9 @@ def check_player(auth: Auth, player: str, action: dict[str, Any],
     """The tablet plays for anyone, but never from a hand; a phone for its player only."""
     if auth.control:
         if tells_a_hand(action):
-            raise CommandError(403, f"only {player}'s phone plays from their hand")
+            raise CommandError("forbidden", f"only {player}'s phone plays from their hand")
     elif auth.seat is None or player_at.get(auth.seat) != player:
-        raise CommandError(403, f"this phone acts only for {player_at.get(auth.seat)}"
+        raise CommandError("forbidden", f"this phone acts only for {player_at.get(auth.seat)}"
                            if auth.seat else "a player's action needs its seat's phone")
 
 
@@ -77,21 +79,21 @@ def _game_of(proof: str | None) -> int | None:
 
 
 class Access:
-    """The table PIN (given or generated), the seats' links and the phones' claims."""
+    """The table PIN (given or generated), the seats' links and the phones' claims; the
+    claims themselves are the referee's (core.State.claims), followed here (`follow`)."""
 
-    def __init__(self, table: str, journal: Journal, pin: str | None) -> None:
-        self.table, self.journal = table, journal
-        self._secret = journal.secret()
+    def __init__(self, table: str, secret: bytes, pin: str | None) -> None:
+        self.table = table
+        self._secret = secret
         self.pin = pin or f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
-        self.game = 0  # the game in play, set by the table
+        self.game = 0  # the game in play, as the referee last said
         self.seats: frozenset[int] = frozenset()
         self._claims: dict[int, str] = {}  # seat -> the digest of its phone's claim
         self.refused = Refusals("a phone's claim")  # taken, earlier, bad
 
-    def load(self, game: int, seats: Iterable[int]) -> None:
-        """A game is in play (new, or resumed after a restart): its seats and claims."""
-        self.game, self.seats = game, frozenset(seats)
-        self._claims = self.journal.claims(game)
+    def follow(self, game: int, seats: Iterable[int], claims: dict[int, str]) -> None:
+        """The game in play (new, or resumed after a restart): its seats and claims."""
+        self.game, self.seats, self._claims = game, frozenset(seats), claims
 
     def check_pin(self, pin: str) -> bool:
         return hmac.compare_digest(self.pin.encode(), (pin or "").encode())
@@ -141,32 +143,15 @@ class Access:
         return "released" if claim and game == self.game and seat in self.seats else "bad"
 
     def refusal(self, seat: int, phone: Phone) -> CommandError:
-        status, message = REFUSALS.get(phone, REFUSALS["bad"])
-        return CommandError(status, message.format(seat=seat), phone=phone)
+        kind, message = REFUSALS.get(phone, REFUSALS["bad"])
+        return CommandError(kind, message.format(seat=seat), phone=phone)
 
-    def claim(self, seat: int, token: str, at_ms: float) -> str:
-        """The first phone to open a seat's link holds the seat: journaled, then given."""
+    def new_claim(self, seat: int, token: str) -> tuple[str, str]:
+        """(a claim, its digest) for the first phone to open a seat's link; the referee
+        then holds the seat for it (journaled, then given), or a refusal."""
         phone = self.phone(seat, None, token)
         if phone != "claim":
             self.refused.count(phone, f"seat {seat}")
             raise self.refusal(seat, phone)
         claim = f"{self.game}.{seat}.{secrets.token_urlsafe(24)}"
-        try:
-            self.journal.claim(self.game, seat, _digest(claim), at_ms)
-        except JournalError as e:
-            raise CommandError(507, f"{e}: seat {seat} is not claimed, try again") from None
-        self._claims[seat] = _digest(claim)
-        return claim
-
-    def release(self, seat: Any) -> None:
-        """The Godfather frees a seat: its phone is cut off, the link claims it again."""
-        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.seats:
-            raise CommandError(400, f"seat: one of this game's seats "
-                                    f"({', '.join(map(str, sorted(self.seats)))})")
-        if seat not in self._claims:
-            raise CommandError(422, f"no phone holds seat {seat}: nothing to release")
-        try:
-            self.journal.release(self.game, seat)
-        except JournalError as e:
-            raise CommandError(507, f"{e}: seat {seat} is still held") from None
-        del self._claims[seat]
+        return claim, _digest(claim)

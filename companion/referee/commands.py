@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import logging
-import time
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
+
+from companion.clock import SYSTEM_CLOCK
 
 # Commands that must be made against the very latest state, not only the current step.
 EXACT_VERSION = ("new_game", "undo", "recount")
@@ -14,12 +15,28 @@ REFUSAL_LOG_S = 10.0  # refused logins and claims are logged at most this often
 log = logging.getLogger("companion.referee")
 
 
-class CommandError(Exception):
-    """A refused command: `status` is the HTTP status the API answers with."""
+# The kinds of refusal, each with what it means; the HTTP layer gives each its status
+# (companion.dashboard.api.STATUS).
+KINDS = {
+    "invalid": "the command or request is malformed",
+    "unauthorized": "who sends it is not known (a PIN, a seat's claim is needed)",
+    "forbidden": "who sends it may not do this",
+    "conflict": "the table moved on, or the seat is held: look again",
+    "too_large": "the request is larger than any command",
+    "rule": "the rules or the referee's stage do not allow it now",
+    "too_many": "too many wrong tries: wait",
+    "blind": "a link is down: the referee would decide blind",
+    "unwritten": "the journal cannot be written: nothing changed",
+}
 
-    def __init__(self, status: int, message: str, **extra: Any) -> None:
+
+class CommandError(Exception):
+    """A refused command: its `kind` (one of KINDS), words for people, and what it adds."""
+
+    def __init__(self, kind: str, message: str, **extra: Any) -> None:
         super().__init__(message)
-        self.status, self.message, self.extra = status, message, extra
+        assert kind in KINDS, kind
+        self.kind, self.message, self.extra = kind, message, extra
 
 
 @dataclass(frozen=True)
@@ -41,7 +58,7 @@ class Refusals:
 
     def count(self, reason: str, detail: str) -> None:
         self.counts[reason] += 1
-        now = time.monotonic()
+        now = SYSTEM_CLOCK.now_ms() / 1000
         if now - self._logged_at >= REFUSAL_LOG_S:
             self._logged_at = now
             log.warning("%s refused: %s, %s (so far: %s)", self.what, reason, detail,

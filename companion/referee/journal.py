@@ -17,22 +17,17 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.referee.inputs import Entry, Finish, NewGame, Record, Rewrite, Undo, Write
 from companion.referee.journal_schema import ENDED_AT, SchemaError, upgrade
 from companion.rules import Action, action_from_dict
 
 log = logging.getLogger(__name__)
-
-@dataclass(frozen=True)
-class Entry:
-    seq: int
-    action: Action
-    source: str
-    at_ms: float
-
+# (boot, seq, game, at_ms, kind, data, decided): one row of the `input` table
+InputRow = tuple[int, int, int | None, float, str, str, str]
+Shown = tuple[int, int, str]  # (boot, seq, digest): one row of the `shown` table
 
 class JournalError(RuntimeError):
     """The journal cannot be opened or written: a sentence saying which file and why."""
@@ -119,11 +114,75 @@ class Journal:
             db.execute("UPDATE meta SET value = value + 1 WHERE key = 'boots'")
             return int(db.execute("SELECT value FROM meta WHERE key = 'boots'").fetchone()[0])
 
-    def new_game(self, setup: dict[str, Any], at_ms: float) -> int:
+    def new_game(self, setup: dict[str, Any], at_ms: float, game: int | None = None) -> int:
+        """A game's row (numbered `game`, or the next number); returns its number."""
         with self._write() as db:
-            cur = db.execute("INSERT INTO game (created_ms, setup) VALUES (?, ?)",
-                             (at_ms, json.dumps(setup, sort_keys=True)))
-            return int(cur.lastrowid or 0)
+            return _insert_game(db, game, setup, at_ms)
+
+    def commit(self, inputs: list[InputRow], writes: list[Write],
+               shown: tuple[Shown, ...] | list[Shown] = ()) -> None:
+        """Inputs heard, what they made the referee write, and digests of the views they
+        showed: all on disk together, or none of them (JournalError)."""
+        with self._write() as db:
+            db.executemany("INSERT INTO input VALUES (?, ?, ?, ?, ?, ?, ?)", inputs)
+            db.executemany("INSERT OR REPLACE INTO shown VALUES (?, ?, ?)", shown)
+            for w in writes:
+                self._carry_out(db, w)
+
+    def _carry_out(self, db: sqlite3.Connection, w: Write) -> None:
+        if isinstance(w, NewGame):
+            _insert_game(db, w.game, w.setup, w.at_ms)
+        elif isinstance(w, Record):
+            db.execute("INSERT INTO action (game, seq, action, source, at_ms) "
+                       "VALUES (?, ?, ?, ?, ?)",
+                       (w.game, w.seq, json.dumps(w.action.to_dict()), w.source, w.at_ms))
+        elif isinstance(w, Finish):
+            db.execute(f"UPDATE game SET finished = 1, finished_ms = COALESCE(finished_ms, "
+                       f"{ENDED_AT}) WHERE id = ?", (w.game,))
+            self._prune(db)
+        elif isinstance(w, Undo):
+            db.execute("UPDATE action SET undone = 1 WHERE game = ? AND seq = ?",
+                       (w.game, w.seq))
+        elif isinstance(w, Rewrite):
+            self._rewrite(db, w.game, w.first, list(w.actions))
+        elif w.digest is None:  # Hold: a seat let go
+            db.execute("DELETE FROM claim WHERE game = ? AND seat = ?", (w.game, w.seat))
+        else:
+            db.execute("INSERT INTO claim VALUES (?, ?, ?, ?)",
+                       (w.game, w.seat, w.digest, w.at_ms))
+
+    def last_game_number(self) -> int:
+        """The highest game number given."""
+        with self._lock:
+            return int(self._db.execute("SELECT COALESCE(MAX(id), 0) FROM game").fetchone()[0])
+
+    def last_seq(self, game: int) -> int:
+        """The highest action number a game has used, undone ones too."""
+        with self._lock:
+            row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM action WHERE game = ?",
+                                   (game,)).fetchone()
+        return int(row[0])
+
+    def inputs(self, boot: int) -> list[tuple[int, int | None, float, str, str, str]]:
+        """(seq, game, at_ms, kind, data, decided) of one start's inputs, in order."""
+        with self._lock:
+            return self._db.execute("SELECT seq, game, at_ms, kind, data, decided FROM input "
+                                    "WHERE boot = ? ORDER BY seq", (boot,)).fetchall()
+
+    def boots(self, game: int | None = None) -> list[int]:
+        """The starts with recorded inputs (those in which `game` was in play)."""
+        where, args = ("WHERE game = ?", (game,)) if game is not None else ("", ())
+        with self._lock:
+            rows = self._db.execute(f"SELECT DISTINCT boot FROM input {where} ORDER BY boot",
+                                    args).fetchall()
+        return [int(r[0]) for r in rows]
+
+    def shown(self, boot: int) -> dict[int, str]:
+        """The digests of the views one start showed, by input number."""
+        with self._lock:
+            rows = self._db.execute("SELECT seq, digest FROM shown WHERE boot = ?",
+                                    (boot,)).fetchall()
+        return {int(seq): str(digest) for seq, digest in rows}
 
     def record(self, game: int, action: Action, source: str, at_ms: float) -> int:
         """Append an action; returns its sequence number once it is on disk."""
@@ -136,31 +195,21 @@ class Journal:
                        (game, seq, json.dumps(action.to_dict()), source, at_ms))
             return seq
 
-    def rewrite(self, game: int, first: int,
-                actions: list[tuple[Action, str, float]]) -> None:
-        """Replace the actions from sequence `first` on by `actions` (action, source, time),
-        in one transaction: a recount, and the rest of the round replayed after it."""
-        with self._write() as db:
-            db.execute("UPDATE action SET undone = 1 WHERE game = ? AND seq >= ?",
-                       (game, first))
-            row = db.execute("SELECT COALESCE(MAX(seq), 0) FROM action WHERE game = ?",
-                             (game,)).fetchone()
-            db.executemany("INSERT INTO action (game, seq, action, source, at_ms) "
-                           "VALUES (?, ?, ?, ?, ?)",
-                           [(game, seq, json.dumps(a.to_dict()), source, at)
-                            for seq, (a, source, at) in enumerate(actions, int(row[0]) + 1)])
-
-    def undo(self, game: int, seq: int) -> None:
-        with self._write() as db:
-            db.execute("UPDATE action SET undone = 1 WHERE game = ? AND seq = ?", (game, seq))
+    @staticmethod
+    def _rewrite(db: sqlite3.Connection, game: int, first: int,
+                 actions: list[tuple[Action, str, float]]) -> None:
+        db.execute("UPDATE action SET undone = 1 WHERE game = ? AND seq >= ?", (game, first))
+        row = db.execute("SELECT COALESCE(MAX(seq), 0) FROM action WHERE game = ?",
+                         (game,)).fetchone()
+        db.executemany("INSERT INTO action (game, seq, action, source, at_ms) "
+                       "VALUES (?, ?, ?, ?, ?)",
+                       [(game, seq, json.dumps(a.to_dict()), source, at)
+                        for seq, (a, source, at) in enumerate(actions, int(row[0]) + 1)])
 
     def finish(self, game: int) -> None:
         """The game is over (or abandoned); the oldest finished games beyond `keep_games`
         go in the same transaction."""
-        with self._write() as db:
-            db.execute(f"UPDATE game SET finished = 1, finished_ms = COALESCE(finished_ms, "
-                       f"{ENDED_AT}) WHERE id = ?", (game,))
-            self._prune(db)
+        self.commit([], [Finish(game)])
 
     def _prune(self, db: sqlite3.Connection) -> None:
         if not self.keep_games:
@@ -168,6 +217,11 @@ class Journal:
         old = ("SELECT id FROM game WHERE finished = 1 ORDER BY id DESC LIMIT -1 OFFSET ?")
         db.execute(f"DELETE FROM action WHERE game IN ({old})", (self.keep_games,))
         db.execute(f"DELETE FROM claim WHERE game IN ({old})", (self.keep_games,))
+        # a start's inputs go once every game played in it is gone (a replay needs them all)
+        gone_boots = (f"SELECT boot FROM input GROUP BY boot HAVING MAX(game) IN ({old}) "
+                      "AND boot < (SELECT MAX(boot) FROM input)")
+        db.execute(f"DELETE FROM shown WHERE boot IN ({gone_boots})", (self.keep_games,))
+        db.execute(f"DELETE FROM input WHERE boot IN ({gone_boots})", (self.keep_games,))
         gone = db.execute(f"DELETE FROM game WHERE id IN ({old})", (self.keep_games,)).rowcount
         if gone:
             log.info("game journal %s: %d finished game(s) deleted, the newest %d kept",
@@ -179,14 +233,6 @@ class Journal:
             rows = self._db.execute("SELECT id, finished, finished_ms FROM game ORDER BY id"
                                     ).fetchall()
         return [(int(i), bool(f), ms) for i, f, ms in rows]
-
-    def claim(self, game: int, seat: int, digest: str, at_ms: float) -> None:
-        with self._write() as db:
-            db.execute("INSERT INTO claim VALUES (?, ?, ?, ?)", (game, seat, digest, at_ms))
-
-    def release(self, game: int, seat: int) -> None:
-        with self._write() as db:
-            db.execute("DELETE FROM claim WHERE game = ? AND seat = ?", (game, seat))
 
     def claims(self, game: int) -> dict[int, str]:
         """Each claimed seat of a game, and the digest of its phone's claim."""
@@ -216,3 +262,10 @@ class Journal:
             row = self._db.execute("SELECT id, finished FROM game ORDER BY id DESC LIMIT 1"
                                    ).fetchone()
         return None if row is None else (int(row[0]), bool(row[1]))
+
+
+def _insert_game(db: sqlite3.Connection, game: int | None, setup: dict[str, Any],
+                 at_ms: float) -> int:
+    cur = db.execute("INSERT INTO game (id, created_ms, setup) VALUES (?, ?, ?)",
+                     (game, at_ms, json.dumps(setup, sort_keys=True)))
+    return int(cur.lastrowid or 0)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-VERSION = 3
+VERSION = 4
 
 # run statement by statement (split on ";", so none inside one): executescript would commit
 TABLES = """
@@ -40,6 +40,23 @@ CREATE TABLE claim (                  -- the phone holding each seat of a game (
     at_ms REAL NOT NULL,
     PRIMARY KEY (game, seat)
 );
+CREATE TABLE input (                  -- what the referee heard, in order (version 4)
+    boot INTEGER NOT NULL,            -- the start it was heard in (meta 'boots')
+    seq INTEGER NOT NULL,             -- its order in that start (its Boot is 1)
+    game INTEGER,                     -- the game in play then, if any
+    at_ms REAL NOT NULL,              -- when, on the table's clock
+    kind TEXT NOT NULL,               -- Boot, Heard, Command, Claim, Link, Tick, ...
+    data TEXT NOT NULL,               -- JSON (companion.referee.inputs)
+    decided TEXT NOT NULL,            -- JSON: what the referee decided from it
+    PRIMARY KEY (boot, seq)
+);
+CREATE INDEX input_game ON input (game);
+CREATE TABLE shown (                  -- the public view after an input (version 4)
+    boot INTEGER NOT NULL,            -- the input's start ...
+    seq INTEGER NOT NULL,             -- ... and number
+    digest TEXT NOT NULL,             -- SHA-256 of the view's JSON, as the streams send it
+    PRIMARY KEY (boot, seq)
+);
 """
 FIRST_FORMAT_TABLES = {"meta", "game", "action"}
 # when a game ended, in SQL on a `game` row: its last action, or its start if it has none
@@ -63,8 +80,17 @@ def _add_claims(db: sqlite3.Connection) -> None:
     db.execute(TABLES[TABLES.index("CREATE TABLE claim"):].split(";")[0])
 
 
+def _add_inputs(db: sqlite3.Connection) -> None:
+    """3 -> 4: the inputs the referee heard and what it showed, for `replay --journal`;
+    games played before the upgrade have none (they still resume and export)."""
+    for statement in TABLES[TABLES.index("CREATE TABLE input"):].split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
 # version -> the step that brings a journal of that version to the next one
-STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_finished_ms, 2: _add_claims}
+STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_finished_ms, 2: _add_claims,
+                                                           3: _add_inputs}
 
 
 def upgrade(db: sqlite3.Connection) -> tuple[int, int]:

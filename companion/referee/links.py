@@ -6,7 +6,7 @@ during which one went down is voided and offered again, never settled as "nobody
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 KEPT = 50  # outages remembered: far more than one countdown can overlap
@@ -23,6 +23,11 @@ class Outage:
 class Links:
     def __init__(self) -> None:
         self._outages: list[Outage] = []
+
+    def copy(self) -> Links:
+        twin = Links()
+        twin._outages = [replace(o) for o in self._outages]
+        return twin
 
     def set(self, link: str, up: bool, reason: str, now_ms: float) -> bool:
         """Record a link's state; True if it changed."""

@@ -12,18 +12,23 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import time
 from typing import Any
 
 from companion import __version__
 from companion.bus.client import BusClient
 from companion.bus.topics import DISCOVERY_PREFIX, SEATS, Topics
+from companion.clock import SYSTEM_CLOCK
 from companion.referee.table import Table
 from companion.referee.views import public_event
 from companion.rules.events import Event, Revealed, Took
 from companion.sensors.codec import FactSubscriber
 
 log = logging.getLogger(__name__)
+
+
+def _seconds() -> float:
+    """The probe's own time: real time, whatever clock the table decides by."""
+    return SYSTEM_CLOCK.now_ms() / 1000
 
 # engine event -> published event type
 EVENT_TYPES = {"wounded": "wounded", "eliminated": "eliminated", "lay_down": "lay_down",
@@ -53,7 +58,7 @@ class RefereeLink:
         self.home_assistant, self.prefix = home_assistant, discovery_prefix
         self.facts: FactSubscriber | None = None
         self._probe_topic = topics.referee_probe
-        self._echo_at = time.monotonic()
+        self._echo_at = _seconds()
         self._silent = False  # the probe, not the connection, says the broker is down
         self._sent_version = -1
         self._sent_events = 0
@@ -79,12 +84,12 @@ class RefereeLink:
             if not self.bus.connected.is_set():
                 continue
             self.bus.publish(self._probe_topic, b"", qos=0)
-            if not self._silent and time.monotonic() - self._echo_at > PROBE_SILENT_S:
+            if not self._silent and _seconds() - self._echo_at > PROBE_SILENT_S:
                 self._silent = True
                 self.table.link(BROKER, False, "not answering")
 
     def _on_echo(self, _topic: str, _payload: bytes) -> None:
-        self._echo_at = time.monotonic()
+        self._echo_at = _seconds()
         if self._silent:
             self._silent = False
             self.table.link(BROKER, True, "answering again")
@@ -94,7 +99,7 @@ class RefereeLink:
         in `hub/seen`)."""
         schedule = hub_schedule(payload)
         if schedule is not None:
-            self.table.readings.matrix.schedule(*schedule)
+            self.table.schedule(*schedule)
         try:
             info = json.loads(payload)
         except (ValueError, UnicodeDecodeError):
@@ -105,7 +110,7 @@ class RefereeLink:
                             str(info.get("reason", "?"))[:40])
 
     def _on_connect(self) -> None:
-        self._echo_at, self._silent = time.monotonic(), False
+        self._echo_at, self._silent = _seconds(), False
         self.table.link(BROKER, True, "connected")  # (the client says `online` itself)
         if self.home_assistant:
             self._discovery()

@@ -119,6 +119,14 @@ class Readings:
             track = self._tracks[key] = Track(_DEFAULT[fact.kind])
         track.add(fact.t_ms, fact.value)
 
+    def fork(self) -> Readings:
+        """The same readings, with overrides of their own (a command may change them and be
+        undone; the tracks and the matrix change only with facts, which nothing undoes)."""
+        twin = object.__new__(Readings)
+        twin._tracks, twin.matrix, twin.locks = self._tracks, self.matrix, self.locks
+        twin._overrides = dict(self._overrides)
+        return twin
+
     def override(self, seat: int, kind: str, value: Any) -> None:
         self._overrides[(seat, kind)] = value
 

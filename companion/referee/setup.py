@@ -36,7 +36,7 @@ def check_setup(cmd: dict[str, Any]) -> dict[str, Any]:
     try:
         return _check(Checker(doc), cmd)
     except FieldError as e:
-        raise CommandError(400, str(e), field=e.key, **reason(doc.at, cmd)) from None
+        raise CommandError("invalid", str(e), field=e.key, **reason(doc.at, cmd)) from None
 
 
 def reason(at: Path_, cmd: dict[str, Any]) -> dict[str, Any]:

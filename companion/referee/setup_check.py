@@ -17,8 +17,8 @@ SEATS = tuple(range(1, 9))
 
 
 class SetupCheck:
-    """Fed by the table's listener (under the table's lock: readings are safe to read
-    there) and by the page's polls (the matrix, which has its own lock)."""
+    """Fed by the table's listener (the seats' readings as the table gives them) and by
+    the page's polls (the matrix, which has its own lock)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -28,20 +28,20 @@ class SetupCheck:
         self.gun_ok: set[int] = set()
         self.standee_ok: set[int] = set()
 
-    def heard(self, readings: Readings, game: object, now_ms: float) -> None:
-        """After any change at the table: what each seat's gun and standee read now."""
+    def heard(self, seats: dict[int, dict[str, Any]], matrix_seats: tuple[int, ...],
+              game: object) -> None:
+        """After any change at the table: what each seat's gun and standee read now
+        (`Table.seats_now`), and the seats the hub's looks cover."""
         with self._lock:
             self._start(game)
             for seat in SEATS:
-                raised = readings.now(seat, "raised", now_ms) is True
+                now = seats[seat]
                 self._raised.discard(seat)
-                if raised:
+                if now["raised"] is True:
                     self._raised.add(seat)
-                    aim = readings.now(seat, "aim", now_ms)
-                    if isinstance(aim, int) or seat not in readings.matrix.seats:
+                    if isinstance(now["aim"], int) or seat not in matrix_seats:
                         self.gun_ok.add(seat)  # held an aim, or has no IR to aim with
-                posture = readings.now(seat, "posture", now_ms)
-                if posture == "down":
+                if now["posture"] == "down":
                     self._tipped.add(seat)
                 elif seat in self._tipped:
                     self.standee_ok.add(seat)

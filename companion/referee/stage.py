@@ -66,8 +66,8 @@ def countdown(state: GameState, stage: Stage, paused: bool, now: float,
     """The countdown started now, or a CommandError saying why there is none."""
     step = countdown_allowed(state, stage, paused)
     if step is None:
-        raise CommandError(422, "no countdown now: the hold-up and courage steps have one, "
-                                "once every card is down", rule="R3")
+        raise CommandError("rule", "no countdown now: the hold-up and courage steps have one, "
+                                   "once every card is down", rule="R3")
     beats = tuple(now + i * timing.beat_ms for i in range(3))
     wait = timing.posture_ms if step == COURAGE else timing.too_slow_ms
     return Stage("countdown", step, beats, beats[-1], beats[-1] + wait + timing.settle_ms,

@@ -100,7 +100,7 @@ def public(t: Snapshot) -> dict[str, Any]:
     if game is None:
         return base
     s = game.state
-    over = phase_of(s).acts == NOBODY
+    over = s.over
     totals = scores(s)
     players = []
     this_round = board.round_events(s)
@@ -236,7 +236,7 @@ def referee_commands(t: Snapshot) -> list[dict[str, Any]]:
 def recountable(t: Snapshot, replay: dict[str, Any]) -> bool:
     """A countdown of this round, settled, in a game still on: the Godfather may recount."""
     s = t.game.state if t.game else None
-    return s is not None and replay["round"] == s.round and s.phase != "over" \
+    return s is not None and replay["round"] == s.round and not s.over \
         and t.stage.name not in ("countdown", "kid")
 
 

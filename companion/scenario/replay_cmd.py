@@ -1,4 +1,6 @@
-"""`companion replay FILE`: a scenario through the rules engine, as JSON on stdout."""
+"""`companion replay FILE`: a scenario through the rules engine, as JSON on stdout;
+`companion replay --journal FILE [--game N]`: a live game replayed from the inputs the
+table journaled (companion.referee.journal_replay)."""
 
 from __future__ import annotations
 
@@ -14,11 +16,16 @@ TYPE_CHECKING = False  # (argparse is imported only when a command line needs it
 if TYPE_CHECKING:
     import argparse
 
-HELP = "play a scenario file through the rules engine and print the game as JSON"
+HELP = ("play a scenario file through the rules engine and print the game as JSON; or, "
+        "with --journal, replay a live game's inputs and compare every decision and view")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="scenario file (YAML)")
+    parser.add_argument("file", nargs="?", help="scenario file (YAML)")
+    parser.add_argument("--journal", metavar="FILE",
+                        help="a table's game journal: replay a recorded game from its inputs")
+    parser.add_argument("--game", type=int, metavar="N",
+                        help="with --journal: the game to replay (default: the latest)")
     parser.add_argument("--indent", type=int, default=None, help="pretty-print the JSON")
     parser.add_argument("--check", action="store_true",
                         help="check the file's expect block; exit 1 if any expectation fails")
@@ -47,6 +54,9 @@ def plain_args(words: list[str]) -> SimpleNamespace | None:
 
 
 def run(args: argparse.Namespace | SimpleNamespace) -> int:
+    journal, game = getattr(args, "journal", None), getattr(args, "game", None)
+    if journal is not None or game is not None or args.file is None:
+        return _journal(journal, game, args.file)
     try:
         scenario = load_scenario(args.file)
     except YamlError as e:
@@ -66,4 +76,17 @@ def run(args: argparse.Namespace | SimpleNamespace) -> int:
             print(f"companion replay: {scenario.filename}: expect {line}", file=sys.stderr)
         if failed:
             return 1
+    return code
+
+
+def _journal(path: str | None, game: int | None, file: str | None) -> int:
+    if path is None or file is not None:
+        print("companion replay: give a scenario FILE, or --journal FILE [--game N]",
+              file=sys.stderr)
+        return 2
+    from companion.referee.journal_replay import run as replay_journal
+
+    lines: list[str] = []
+    code = replay_journal(path, game, lines)
+    print("\n".join(lines), file=sys.stdout if code == 0 else sys.stderr)
     return code

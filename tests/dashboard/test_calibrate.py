@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from companion.clock import SYSTEM_CLOCK
+from companion.clock import SYSTEM_CLOCK, FakeClock
 from companion.config import ConfigError, parse
 from companion.dashboard.app import create_app
 from companion.dashboard.calibrate import parse_seats, seating_report
@@ -32,7 +32,9 @@ def client_of(referee, **settings):
     return create_app(referee, DashboardSettings(**settings)).test_client()
 
 
-def test_the_matrix_and_the_seating_check_need_the_pin(table):
+def test_the_matrix_and_the_seating_check_need_the_pin(tmp_path):
+    clock = FakeClock()  # the matrix is the last second's looks: time stands still here
+    table = Table("unit", RefereeSettings(pin=PIN), Journal(tmp_path / "j.sqlite3"), clock)
     client = client_of(table, table=TableTop("round", 1.2))
     assert client.get("/api/ir-matrix").status_code == 401
     assert client.get("/api/ir-matrix").json["error"].startswith("the table PIN is needed")
@@ -40,8 +42,8 @@ def test_the_matrix_and_the_seating_check_need_the_pin(table):
     assert b'id="login"' in client.get("/calibrate").data
     assert client.post("/api/login", json={"pin": PIN}).status_code == 200
     assert b'id="matrix"' in client.get("/calibrate").data
-    table.readings.matrix.schedule((1, 2, 3), 2000)
-    now = SYSTEM_CLOCK.now_ms()
+    table.schedule((1, 2, 3), 2000)
+    now = clock.now_ms()
     for k in range(125):  # a second of gun 1 on seat 3, 8 ms rounds
         table.on_fact(Fact("seen", 0, (0b100, 0, 0), now - 8 * k, "hub"))
     table.on_fact(Fact("lock", 1, 1, now, "hub"))

@@ -85,7 +85,8 @@ def test_a_seat_passes_its_check_once_its_gun_and_standee_moved():
 
     def hear(kind: str, seat: int, value: object, t: float) -> dict:
         readings.add(Fact(kind, seat, value, t, "hub"))  # type: ignore[arg-type]
-        check.heard(readings, None, t)
+        check.heard({seat: readings.seat_now(seat, t) for seat in range(1, 9)},
+                    readings.matrix.seats, None)
         return check.read(readings, None, t)
 
     readings.matrix.schedule((1, 2), 2000)  # seat 1's gun aims by IR; seat 3 has a tilt only

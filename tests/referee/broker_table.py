@@ -152,6 +152,7 @@ class BrokerTable:
         return BrokerPort(self.table, self.bridge, self.clock, request, self.carrier)
 
     def stop(self) -> None:
+        self.table.close()  # the listeners have published every change
         self.bus.stop()
         self.bridge.stop()
 

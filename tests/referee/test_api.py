@@ -8,7 +8,7 @@ import pytest
 from flask import Flask
 from local_table import NAMES8, LocalPort
 
-from companion.referee.api import (
+from companion.dashboard.api import (
     WRONG_PIN_LIMIT,
     WRONG_PIN_TABLE_LIMIT,
     PinGuard,
@@ -170,6 +170,7 @@ def test_the_pin_guard_keeps_only_the_addresses_that_tried_lately(port):
         try:
             guard.check(port.table, "000000", f"fd00::{i:x}")
         except CommandError as e:
-            answers.append(e.status)
-    assert answers.count(401) == WRONG_PIN_TABLE_LIMIT and answers.count(429) == 990
+            answers.append(e.kind)
+    assert answers.count("unauthorized") == WRONG_PIN_TABLE_LIMIT
+    assert answers.count("too_many") == 990
     assert guard.addresses == WRONG_PIN_TABLE_LIMIT

@@ -9,7 +9,8 @@ import pytest
 from flask import Flask
 from local_table import NAMES8, LocalPort
 
-from companion.referee.api import api_blueprint
+from companion.dashboard.api import api_blueprint
+from companion.referee.inputs import Hold
 from companion.referee.journal import JournalError
 
 PIN = {"X-Table-Pin": "2468"}
@@ -128,7 +129,7 @@ def test_a_claim_that_cannot_be_journaled_is_not_given(port):
     db.execute(f"PRAGMA max_page_count = {db.execute('PRAGMA page_count').fetchone()[0]}")
     with pytest.raises(JournalError):  # the card fills up
         for seat in itertools.count(100):
-            port.table.journal.claim(999, seat, "0" * 64, 0.0)
+            port.table.journal.commit([], [Hold(999, seat, "0" * 64, 0.0)])
     phone = client_of(port)
     r = open_link(phone, port, 4)
     assert r.status_code == 507 and "seat 4 is not claimed, try again" in r.get_json()["error"]

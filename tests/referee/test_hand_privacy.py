@@ -23,8 +23,8 @@ from phones import Request, http_request
 from remote_table import CONTROL
 
 from companion.bots.table_bot import TableBot
+from companion.dashboard.api import claim_seat
 from companion.dashboard.server import DashboardServer
-from companion.referee.api import claim_seat
 from companion.rules.phases import ACTION_TYPES
 
 NAMES = ["Ana", "Bob", "Cyd", "Dee", "Eve"]

@@ -88,7 +88,8 @@ def test_a_full_disk_mid_game_pauses_play_and_shows_nothing_unwritten(tmp_path):
             port.table.journal.record(999, Choose("Filler"), "test", 0.0)
     with pytest.raises(CommandError) as refused:
         port.act(type="choose", player="Bob", card="click")
-    assert refused.value.status == 507 and "cannot write the game journal" in refused.value.message
+    assert refused.value.kind == "unwritten"
+    assert "cannot write the game journal" in refused.value.message
     state = port.table.public_state()
     assert state["paused"] and "database or disk is full" in state["journal_error"]
     shown = [p["chosen"] for p in state["players"]]

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from local_table import LocalPort
 
 from companion import config
-from companion.referee.api import api_blueprint
+from companion.dashboard.api import api_blueprint
 from companion.scenario.load import parse_scenario
 from companion.sensors.codec import CodecError, fact_from_message
 from companion.yamlfile import YamlError, load_yaml

@@ -31,6 +31,18 @@ def replayed(remote: RemoteTable) -> dict:
     return json.loads(run.stdout)
 
 
+def replays_call_for_call(remote: RemoteTable, game: int | None = None) -> str:
+    """`companion replay --journal`: the live game's inputs through the referee again,
+    every decision and public view compared with what the table journaled."""
+    journal = remote.config.parent / "journal.sqlite3"
+    more = [] if game is None else ["--game", str(game)]
+    run = subprocess.run([sys.executable, "-m", "companion.cli", "replay", "--journal",
+                          str(journal), *more], capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    assert "every decision and the" in run.stdout
+    return run.stdout
+
+
 def same_game(final: dict, replay: dict) -> None:
     assert final["phase"] == replay["phase"] == "over"
     assert final["winners"] == replay["winners"]
@@ -65,6 +77,7 @@ def test_kill_9_at_random_points_and_the_game_goes_on(remote, seed):
         assert steps < 3000
     assert table.restarts == 4, f"the game ended after {steps} steps, before every kill"
     same_game(state, replayed(table))
+    assert "over 5 start(s)" in replays_call_for_call(table)  # each start up to its last input
 
 
 def test_a_whole_game_at_real_speed(remote, observe, mosquitto):
@@ -76,6 +89,7 @@ def test_a_whole_game_at_real_speed(remote, observe, mosquitto):
     bot.new_game(NAMES[:4], powers="none", seed=3)
     final = bot.play()
     same_game(final, replayed(table))
+    replays_call_for_call(table)  # through the simulated hub, the broker and HTTP
     config = json.loads(discovery.expect(topic))
     assert config["state_topic"] == f"cashnguns/{table.table}/player/2/event"
     over = json.loads(events.expect(f"cashnguns/{table.table}/game/event",

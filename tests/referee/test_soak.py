@@ -8,8 +8,9 @@ the config accepts (a countdown beat of 200 ms): accelerated, not faked.
 
 Not in the default run (it takes about an hour for 200 games): `./dev test -m soak`
 (`SOAK_GAMES=N` for another count). It checks that every game ends and replays from the
-journal to the same result, that the page saw every game's final count with its whole
-log, that nothing was logged as an error, that the journal keeps at most
+journal to the same result and, from the journal's inputs, to every same decision and
+public view (`companion replay --journal`), that the page saw every game's final count
+with its whole log, that nothing was logged as an error, that the journal keeps at most
 `referee.keep_games` finished games, and that memory stays flat: the process's resident
 memory over the last half of the games grows less than 2 MiB. The figures are printed and
 recorded in docs/PERFORMANCE.md.
@@ -29,7 +30,7 @@ from typing import Any
 
 import pytest
 from remote_table import RemoteTable
-from test_run import NAMES, replayed, same_game
+from test_run import NAMES, replayed, replays_call_for_call, same_game
 
 from companion.bots.table_bot import TableBot
 
@@ -108,9 +109,11 @@ def test_an_evening_of_bot_games_through_the_whole_stack(remote):
         assert seen["events"] == table.state()["events"]  # the whole log
         if n % 20 == 0:  # the journal's game replays to the same end
             same_game(state, replayed(table))
+            replays_call_for_call(table, state["game"])  # and call for call, so far
         memory.append(rss_mib(table.proc.pid))
         if (n + 1) % 10 == 0:
             print(f"soak: game {n + 1}, {memory[-1]:.1f} MiB", flush=True)
+    replayed_all = replays_call_for_call(table)  # the whole evening, every game's calls
     half = memory[len(memory) // 2:]
     growth = max(half) - half[0]
     journal = table.config.parent / "journal.sqlite3"
@@ -121,7 +124,7 @@ def test_an_evening_of_bot_games_through_the_whole_stack(remote):
           f"resident memory {memory[0]:.1f} MiB after game 1, {half[0]:.1f} at game "
           f"{GAMES - len(half) + 1}, {memory[-1]:.1f} at the end (median "
           f"{statistics.median(memory):.1f}); journal {journal.stat().st_size / 1024:.0f} KiB, "
-          f"{games} games kept")
+          f"{games} games kept\nsoak: {replayed_all.strip()}")
     assert table.proc.poll() is None, "companion run died"
     assert "Traceback" not in log and " ERROR " not in log, log[-3000:]
     assert games <= KEEP + 1

@@ -143,7 +143,7 @@ def _scenario_error(players: list) -> str:
 def _api_error(players: list) -> str:
     with pytest.raises(CommandError) as e:
         check_setup({"players": players})
-    assert e.value.status == 400
+    assert e.value.kind == "invalid"
     return e.value.message
 
 

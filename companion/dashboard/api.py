@@ -1,4 +1,7 @@
-"""The referee's JSON API (docs/API.md): reading the table and sending it commands."""
+"""The referee's JSON API (docs/API.md): reading the table and sending it commands.
+
+The referee refuses with a kind (companion.referee.commands.KINDS); HTTP's statuses are
+given here, and only here."""
 
 from __future__ import annotations
 
@@ -19,6 +22,8 @@ WRONG_PIN_TABLE_LIMIT = 10  # ... or from all addresses together ...
 WRONG_PIN_WINDOW_S = 60.0  # ... in this long stop PIN tries (from it, or all) as long
 CLAIM_COOKIE = "seat{}"  # a phone's claim on seat n, HttpOnly and SameSite=Strict
 CLAIM_COOKIE_S = 7 * 86400  # a game night and more; a new game ends the claim anyway
+STATUS = {"invalid": 400, "unauthorized": 401, "forbidden": 403, "conflict": 409,
+          "too_large": 413, "rule": 422, "too_many": 429, "blind": 503, "unwritten": 507}
 
 
 class PinGuard:
@@ -44,13 +49,13 @@ class PinGuard:
             mine = self._wrong.get(who, deque())
             if len(mine) >= WRONG_PIN_LIMIT or len(self._all) >= WRONG_PIN_TABLE_LIMIT:
                 self.refused.count("locked", f"from {who}")
-                raise CommandError(429, "too many wrong PINs: wait a minute")
+                raise CommandError("too_many", "too many wrong PINs: wait a minute")
             if not table.access.check_pin(pin):
                 self._wrong[who] = mine
                 mine.append(now)
                 self._all.append(now)
                 self.refused.count("wrong", f"from {who}")
-                raise CommandError(401, f"wrong {self.name}")
+                raise CommandError("unauthorized", f"wrong {self.name}")
             self._wrong.pop(who, None)
 
     @property
@@ -65,19 +70,19 @@ def api_blueprint(table: Table) -> Blueprint:
 
     def body() -> dict[str, Any]:
         if (request.content_length or 0) > MAX_BODY:
-            raise CommandError(413, f"the body is over {MAX_BODY} bytes: no command is")
+            raise CommandError("too_large", f"the body is over {MAX_BODY} bytes: no command is")
         try:
             data = request.get_json(silent=True)
         except RecursionError:
-            raise CommandError(400, "the body is nested too deep to be a command") from None
+            raise CommandError("invalid", "the body is nested too deep to be a command") from None
         if not isinstance(data, dict):
-            raise CommandError(400, "the body must be a JSON object")
+            raise CommandError("invalid", "the body must be a JSON object")
         return data
 
     def check_csrf() -> None:
         sent = request.headers.get("X-CSRF-Token", "")
         if request.method == "POST" and not secrets.compare_digest(sent, session.get("csrf", "-")):
-            raise CommandError(403, "missing or wrong X-CSRF-Token for this session")
+            raise CommandError("forbidden", "missing or wrong X-CSRF-Token for this session")
 
     def auth() -> Auth:
         """The caller's rights: a PIN header (scripts), a phone's claim, the session (pages)."""
@@ -89,7 +94,7 @@ def api_blueprint(table: Table) -> Blueprint:
             seat = _int(request.headers.get("X-Seat"))
             seat = claim_seat(request.headers.get("X-Seat-Claim")) if seat is None else seat
             if seat is None:
-                raise CommandError(401, "X-Seat: the seat this phone holds")
+                raise CommandError("unauthorized", "X-Seat: the seat this phone holds")
             return phone(seat)
         if session.get("control"):
             check_csrf()
@@ -101,14 +106,14 @@ def api_blueprint(table: Table) -> Blueprint:
         whose commands carry the CSRF token derived from the claim)."""
         claim = phone_claim(seat)
         if claim is None:
-            raise CommandError(401, f"seat {seat} is the phone's that holds it: open its "
-                                    "link on that phone (the table PIN opens no hand)")
+            raise CommandError("unauthorized", f"seat {seat} is the phone's that holds it: "
+                               "open its link on that phone (the table PIN opens no hand)")
         if not table.access.holds(seat, claim):
             raise table.access.refusal(seat, table.access.phone(seat, claim, None))
         if request.method == "POST" and "X-Seat-Claim" not in request.headers:
             sent = request.headers.get("X-CSRF-Token", "")
             if not secrets.compare_digest(sent, table.access.csrf(claim or "")):
-                raise CommandError(403, "missing or wrong X-CSRF-Token for this phone")
+                raise CommandError("forbidden", "missing or wrong X-CSRF-Token for this phone")
         return Auth(seat=seat)
 
     @bp.after_request
@@ -119,7 +124,7 @@ def api_blueprint(table: Table) -> Blueprint:
 
     @bp.errorhandler(CommandError)
     def refused(e: CommandError) -> tuple[Response, int]:
-        return jsonify({"error": e.message, **e.extra}), e.status
+        return jsonify({"error": e.message, **e.extra}), STATUS[e.kind]
 
     @bp.get("/state")
     def state() -> Response:
@@ -128,7 +133,7 @@ def api_blueprint(table: Table) -> Blueprint:
     @bp.get("/control")
     def control() -> Response:
         if not auth().control:
-            raise CommandError(401, "the Godfather's view needs the table PIN")
+            raise CommandError("unauthorized", "the Godfather's view needs the table PIN")
         return jsonify(table.control_state())
 
     @bp.get("/seat/<int:seat>")
@@ -143,7 +148,7 @@ def api_blueprint(table: Table) -> Blueprint:
         data = body()
         seat, token = _int(data.get("seat")), data.get("token")
         if seat is None or not isinstance(token, str):
-            raise CommandError(400, "a claim names its seat and its link's token")
+            raise CommandError("invalid", "a claim names its seat and its link's token")
         claim = table.claim(seat, token)
         response = jsonify({"ok": True, "seat": seat, "claim": claim,
                             "csrf": table.access.csrf(claim)})
@@ -167,14 +172,16 @@ def api_blueprint(table: Table) -> Blueprint:
         data = body()
         who = auth()
         if not who.control and who.seat is None:
-            raise CommandError(401, "commands need the table PIN or a phone holding a seat")
+            raise CommandError("unauthorized",
+                               "commands need the table PIN or a phone holding a seat")
         return jsonify(table.command(data, who))
 
     @bp.post("/login")
     def login() -> Response:
         data = body()
         if "pin" not in data:
-            raise CommandError(400, "pin: the table PIN (phones claim their seat: /api/claim)")
+            raise CommandError("invalid",
+                               "pin: the table PIN (phones claim their seat: /api/claim)")
         guard.check(table, str(data["pin"]), request.remote_addr or "?")
         session.clear()
         session["control"] = True

@@ -1,0 +1,334 @@
+"""The referee's decisions: `reduce(state, input) -> (state, effects)`.
+
+A functional core: no clock (every input carries its time), no thread, no I/O. The
+shell (table.py) feeds it what the table hears, journals each input, carries out the
+effects (the journal's writes before anything is shown, then the listeners), and keeps
+the state it returns. A fact only adds to the readings, in place (nothing ever takes a
+fact back); any other input works on a fork of the state, so when the journal cannot
+take its writes the shell keeps the state it had and reduces `JournalFailed` instead.
+Commands live in core_commands.py; the countdown's reading of the sensors in stage.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from companion.referee import ending, replay, views
+from companion.referee import stage as stages
+from companion.referee.commands import CommandError
+from companion.referee.game import Game, engine_setup
+from companion.referee.inputs import (
+    Boot,
+    Changed,
+    Claim,
+    Command,
+    Effect,
+    Entry,
+    Heard,
+    Input,
+    JournalFailed,
+    Link,
+    Log,
+    Record,
+    Refused,
+    Schedule,
+    StandIns,
+    Tick,
+    Write,
+)
+from companion.referee.links import Links
+from companion.referee.readings import Readings
+from companion.referee.stage import Sensed, Stage
+from companion.referee.timing import Timing
+from companion.rules import Action, RuleError, apply_in_place, new_game
+from companion.rules.events import Event, GameOver, RoundBegun, Wounded
+from companion.rules.state import HOLDUP
+
+OVERRIDE, SENSOR = "override", "sensor"  # the journal's sources of what the sensors read
+
+
+@dataclass
+class State:
+    """Everything the referee decides from; changed only by `reduce`."""
+
+    table: str
+    timing: Timing
+    version: int  # bumped by every change to the game or the referee's stage
+    last_game: int  # the highest game number given
+    now_ms: float  # the time of the last input
+    revision: int = 0  # bumped by every change at all, sensor readings included
+    readings: Readings = field(default_factory=Readings)
+    links: Links = field(default_factory=Links)  # the referee never decides blind
+    game: Game | None = None
+    stage: Stage = field(default_factory=Stage)
+    paused: bool = False
+    lay_down: dict[str, float] = field(default_factory=dict)  # wounded asked to lie, since
+    ambiguous: dict[str, list[int]] = field(default_factory=dict)  # aims the Godfather decides
+    voided: str | None = None  # why the last countdown was called off
+    journal_error: str | None = None  # why play is paused: the journal failed
+    replays: tuple[dict[str, Any], ...] = ()  # this round's countdowns, as read
+    claims: dict[int, str] = field(default_factory=dict)  # seat -> its phone's claim digest
+    stand_ins: dict[int, str] = field(default_factory=dict)  # seat -> the bot playing it
+    step_key: tuple[Any, ...] = ()  # the step commands are made about (see `step`)
+    step_version: int = 0  # the version that step began at
+
+    def fork(self) -> State:
+        """A copy to decide on: what a command changes is its own, the rest shared."""
+        game = self.game
+        if game is not None:
+            game = replace(game, actions=list(game.actions), sources=list(game.sources),
+                           seqs=list(game.seqs), times=list(game.times))
+        return replace(self, readings=self.readings.fork(), links=self.links.copy(),
+                       game=game, lay_down=dict(self.lay_down),
+                       ambiguous=dict(self.ambiguous), claims=dict(self.claims),
+                       stand_ins=dict(self.stand_ins))
+
+
+def start(boot: Boot) -> State:
+    """The first state of a session: the game the journal resumes, where it left off."""
+    state = State(boot.table, boot.timing, boot.version, boot.last_game, boot.at_ms)
+    if boot.game is not None:
+        r = boot.game
+        load(state, r.id, r.setup, list(r.entries), r.last_seq)
+        state.claims = dict(r.claims)
+    state.step_key, state.step_version = step(state), state.version
+    return state
+
+
+def load(s: State, game_id: int, setup: dict[str, Any], entries: list[Entry],
+         last_seq: int) -> None:
+    """Play a game's journaled actions again (accepted once: the rules accept them again)."""
+    state = new_game(engine_setup(setup))
+    game = Game(game_id, setup, state, {n: int(seat) for n, seat in setup["seats"].items()},
+                last_seq=last_seq)
+    for entry in entries:
+        apply_in_place(state, entry.action)
+        game.actions.append(entry.action)
+        game.sources.append(entry.source)
+        game.seqs.append(entry.seq)
+        game.times.append(entry.at_ms)
+    if state.over:
+        game.history = ending.history(game)
+    s.game, s.stage, s.ambiguous = game, Stage(), {}
+    if state.ordered is not None:  # an order awaited (an undo, a restart)
+        s.stage = Stage("reaim", since_ms=s.now_ms)
+    s.lay_down = stages.lay_down_requests(game, s.lay_down, s.readings, s.now_ms)
+
+
+def step(s: State) -> tuple[Any, ...]:
+    """What a command was made about: the rules step, whose turn, the referee's stage."""
+    if s.game is None:
+        return ()
+    g = s.game.state
+    return (s.game.id, g.round, g.phase, g.turn, g.ordered, g.junk_card, g.done,
+            s.stage.name, s.paused)
+
+
+class Decision:
+    """One input's decisions on a state: what changed, what the shell must do."""
+
+    def __init__(self, state: State) -> None:
+        self.s = state
+        self.out: list[Effect] = []
+
+    def changed(self, game: bool) -> None:
+        s = self.s
+        if game:
+            s.version += 1
+            key = step(s)
+            if key != s.step_key:  # commands made in an earlier step are now stale
+                s.step_key, s.step_version = key, s.version
+        s.revision += 1
+        self.out.append(Changed(game))
+
+    def write(self, w: Write) -> None:
+        self.out.append(w)
+
+    def need_game(self) -> Game:
+        if self.s.game is None:
+            raise CommandError("rule", "no game is set up: start one first", rule="R1")
+        return self.s.game
+
+    def apply(self, action: Action, source: str) -> None:
+        """Check with the rules, then journal and show (the shell writes before showing)."""
+        game = self.need_game()
+        trial = game.state.copy()
+        before = len(trial.events)
+        try:
+            apply_in_place(trial, action)
+        except RuleError as e:
+            raise CommandError("rule", e.message, rule=e.rule) from None
+        game.last_seq += 1
+        self.write(Record(game.id, game.last_seq, action, source, self.s.now_ms))
+        if action.type == "aim":
+            self.s.ambiguous.pop(action.player, None)
+        game.state = trial
+        game.actions.append(action)
+        game.sources.append(source)
+        game.seqs.append(game.last_seq)
+        game.times.append(self.s.now_ms)
+        self.after(trial.events[before:])
+        self.changed(game=True)
+
+    def after(self, events: list[Event]) -> None:
+        """What the referee does when the rules move on: lie-down requests, the end."""
+        from companion.referee.inputs import Finish
+
+        s, game = self.s, self.need_game()
+        for e in events:
+            if isinstance(e, Wounded):
+                s.lay_down[e.player] = s.now_ms
+            elif isinstance(e, RoundBegun):
+                s.lay_down.clear()
+                s.ambiguous.clear()
+                s.replays = ()
+            elif isinstance(e, GameOver):
+                self.write(Finish(game.id))
+                game.history = ending.history(game)  # the end chart: built once
+        g = game.state
+        if s.stage.name == "reaim" and g.ordered is None:
+            s.stage = Stage()
+        if g.ordered is not None and s.stage.name != "reaim":  # (only the privilege orders)
+            s.stage = Stage("reaim", since_ms=s.now_ms)
+
+    def void(self, why: str) -> None:
+        """Call a countdown off: its facts cannot be trusted; the Godfather counts again."""
+        self.out.append(Log(f"countdown voided: {why}"))
+        self.s.stage, self.s.voided = Stage(), why
+
+    def sensed(self, sensed: Sensed) -> None:
+        """Apply what the sensors read; a refusal (a tap got there first) is only logged."""
+        manual = any(self.s.readings.is_manual(sensed.seat, k) for k in sensed.kinds)
+        try:
+            self.apply(sensed.action, OVERRIDE if manual else SENSOR)
+        except CommandError as e:
+            self.out.append(Log(f"sensed action {sensed.action} refused: {e.message}"))
+
+    # -- the inputs ----------------------------------------------------------------------
+
+    def heard(self, inp: Heard) -> None:
+        s, fact = self.s, inp.fact
+        s.readings.add(fact)
+        if fact.kind == "seen":
+            return  # a round's looks, dozens a second: the matrix is read, not pushed
+        if fact.kind == "posture" and fact.value == "down" and s.game:
+            name = s.game.player_at.get(fact.seat)
+            if name in s.lay_down and fact.t_ms >= s.lay_down[name]:
+                del s.lay_down[name]  # the wounded player's standee is down
+                self.changed(game=True)
+                return
+        self.changed(game=False)
+
+    def link(self, inp: Link) -> None:
+        s = self.s
+        if not s.links.set(inp.name, inp.up, inp.reason, s.now_ms):
+            return
+        if not inp.up and s.stage.name in ("countdown", "kid"):
+            self.void(f"{inp.name} went down ({inp.reason})")
+        self.changed(game=True)
+
+    def claim(self, inp: Claim) -> None:
+        from companion.referee.inputs import Hold
+
+        s = self.s
+        game = self.need_game()
+        if inp.seat not in game.player_at or inp.seat in s.claims:
+            raise CommandError("conflict", f"seat {inp.seat} is held by another phone: ask "
+                                           "the Godfather to release it")
+        s.claims[inp.seat] = inp.digest
+        self.write(Hold(game.id, inp.seat, inp.digest, s.now_ms))
+        self.changed(game=False)
+
+    def tick(self, _inp: Tick) -> None:
+        """Do what is due now: a beat, a snapshot, an obeyed order (see `next_deadline`)."""
+        s = self.s
+        game, st = s.game, s.stage
+        if s.paused or game is None or st.name == "idle":
+            return
+        if st.name == "reaim":
+            if game.state.ordered is None:
+                s.stage = Stage()
+                self.changed(game=True)
+                return
+            sensed = stages.reaim(game, st, s.readings, s.now_ms, s.timing)
+            if sensed is not None:
+                self.sensed(sensed)
+            return
+        if stages.beat(st, s.now_ms) != st:
+            s.stage = stages.beat(st, s.now_ms)
+            self.changed(game=False)
+        if s.now_ms >= st.decide_ms:
+            self.snapshot(st)
+
+    def snapshot(self, st: Stage) -> None:
+        s = self.s
+        game = self.need_game()
+        s.stage = Stage()
+        broken = s.links.broken_since(st.beats_ms[0])
+        if broken is not None:  # a link was down while the facts happened: never "nobody"
+            self.void(f"{broken.link} was down ({broken.reason})")
+            self.changed(game=True)
+            return
+        read = replay.record(game, st, s.readings, s.timing, len(s.replays) + 1)
+        s.replays += (read,) if read else ()
+        actions, ambiguous = stages.snapshot(game, st, s.readings, s.timing)
+        s.ambiguous.update(ambiguous)
+        for sensed in actions:
+            self.sensed(sensed)
+        if st.step == HOLDUP:
+            s.stage = stages.after_snapshot(game.state, s.now_ms, s.timing)
+        self.changed(game=True)
+
+    def journal_failed(self, inp: JournalFailed) -> None:
+        """Nothing is shown that is not on disk: play waits until the Godfather resumes."""
+        s = self.s
+        s.paused, s.stage, s.journal_error = True, Stage(), inp.reason
+        self.out.append(Log(f"journal failed, play paused: {inp.reason}"))
+        self.changed(game=True)
+
+
+def reduce(state: State, inp: Input) -> tuple[State, list[Effect]]:
+    """The state after `inp`, and what the shell must do (module docstring)."""
+    from companion.referee.core_commands import command
+
+    work = state if isinstance(inp, Heard) else state.fork()
+    work.now_ms = max(state.now_ms, inp.at_ms)
+    d = Decision(work)
+    handlers: dict[type, Callable[[Any], None]] = {
+        Heard: d.heard, Link: d.link, Claim: d.claim, Tick: d.tick,
+        JournalFailed: d.journal_failed, Command: lambda i: command(d, i),
+        Schedule: lambda i: work.readings.matrix.schedule(i.seats, i.slot_us),
+        StandIns: lambda i: stand_ins(d, i),
+    }
+    try:
+        handlers[type(inp)](inp)
+    except CommandError as e:
+        state.now_ms = work.now_ms
+        return state, [Refused(e.kind, e.message, e.extra)]
+    return work, d.out
+
+
+def stand_ins(d: Decision, inp: StandIns) -> None:
+    d.s.stand_ins = dict(inp.bots)
+    d.changed(game=False)
+
+
+def next_deadline(s: State, now: float) -> float | None:
+    """When a `Tick` next has something to do, on the table's clock; None: only another
+    input can give the referee work."""
+    return stages.next_deadline(s.game, s.stage, s.paused, s.readings, now, s.timing)
+
+
+def view_of(s: State, names: dict[int, str], now: float) -> views.Snapshot:
+    """The table at `now` for the views: never changed once made."""
+    game = s.game
+    seats = sorted(game.player_at) if game else []
+    return views.Snapshot(
+        s.table, s.version, s.revision, s.paused, s.stage, now, game,
+        sensors={seat: s.readings.seat_now(seat, now) for seat in seats},
+        lay_down=frozenset(s.lay_down), ambiguous=dict(s.ambiguous),
+        links=s.links.public(), voided=s.voided, journal_error=s.journal_error,
+        replays=s.replays, names=dict(names), claimed=frozenset(s.claims),
+        stand_ins=dict(s.stand_ins))

@@ -1,0 +1,150 @@
+"""The commands of the tablet and the phones, decided by the core (core.py): each checks
+what it was sent against the state, then changes the state and says what to journal."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.referee import amend, core
+from companion.referee import stage as stages
+from companion.referee.access import check_player
+from companion.referee.commands import EXACT_VERSION, Auth, CommandError
+from companion.referee.inputs import Command, Entry, Finish, Hold, NewGame, Rewrite, Undo
+from companion.referee.setup import check_setup
+from companion.referee.stage import Stage
+from companion.schema import parse_action
+from companion.yamlfile import FieldError
+
+Handler = Callable[["core.Decision", dict[str, Any], Auth], None]
+
+
+def command(d: core.Decision, inp: Command) -> None:
+    cmd, auth = inp.cmd, inp.auth
+    if not isinstance(cmd, dict):
+        raise CommandError("invalid", "a command is a JSON object with a type")
+    kind = cmd.get("type")
+    handler = COMMANDS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise CommandError("invalid", f"unknown command type {kind!r} "
+                                      f"(known: {', '.join(COMMANDS)})")
+    if kind != "action" and not auth.control:
+        raise CommandError("forbidden", f"{kind} needs the table PIN")
+    version = cmd.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise CommandError("invalid", "version: the state version the command was made "
+                                      "against is required (a whole number)")
+    s = d.s
+    oldest = s.version if kind in EXACT_VERSION else s.step_version
+    if not oldest <= version <= s.version:
+        raise CommandError("conflict", f"the table has moved on since (version {version}, "
+                                       f"now {s.version}): look again and retry",
+                           version=s.version)
+    handler(d, cmd, auth)
+
+
+def new_game(d: core.Decision, cmd: dict[str, Any], _auth: Auth) -> None:
+    s = d.s
+    if s.game and not s.game.state.over and cmd.get("abandon") is not True:
+        raise CommandError("rule", "a game is in progress: send abandon: true to end it",
+                           rule="R1", code="game_in_progress")
+    setup = check_setup(cmd)
+    s.last_game += 1
+    d.write(NewGame(s.last_game, setup, s.now_ms))
+    if s.game:
+        d.write(Finish(s.game.id))
+    s.lay_down.clear()
+    s.replays = ()
+    s.claims = {}
+    core.load(s, s.last_game, setup, [], 0)
+    d.changed(game=True)
+
+
+def action(d: core.Decision, cmd: dict[str, Any], auth: Auth) -> None:
+    game = d.need_game()
+    try:
+        act = parse_action(cmd.get("action"), tuple(game.state.index), game.state.physical,
+                           "action")
+    except FieldError as e:
+        raise CommandError("invalid", str(e)) from None
+    check_player(auth, act.player, act.to_dict(), game.player_at)
+    d.apply(act, "tablet" if auth.control else "phone")
+
+
+def countdown(d: core.Decision, _cmd: dict[str, Any], _auth: Auth) -> None:
+    s, game = d.s, d.need_game()
+    if down := s.links.down():
+        raise CommandError("blind", f"no countdown while the {down[0].link} link is down "
+                                    f"({down[0].reason}): the referee would decide blind",
+                           links=s.links.public())
+    s.stage = stages.countdown(game.state, s.stage, s.paused, s.now_ms, s.timing)
+    s.voided = None
+    d.changed(game=True)
+
+
+def override(d: core.Decision, cmd: dict[str, Any], _auth: Auth) -> None:
+    seat, fact, clear, value = amend.reading(cmd)
+    if clear:
+        d.s.readings.clear(seat, fact)
+    else:
+        d.s.readings.override(seat, fact, value)
+    d.changed(game=True)
+
+
+def undo(d: core.Decision, _cmd: dict[str, Any], _auth: Auth) -> None:
+    game = d.need_game()
+    entries = game.entries()
+    last = amend.last_of_round(game, entries)
+    d.write(Undo(game.id, last.seq))
+    core.load(d.s, game.id, game.setup, entries[:-1], game.last_seq)
+    d.changed(game=True)
+
+
+def recount(d: core.Decision, cmd: dict[str, Any], _auth: Auth) -> None:
+    """Count one player's part of a settled countdown otherwise, from its replay."""
+    s, game = d.s, d.need_game()
+    if s.stage.name in ("countdown", "kid"):
+        raise CommandError("conflict", "a countdown is running: recount once it is settled")
+    shown = amend.find_replay(s.replays, cmd)
+    act = amend.recounted(game, shown, cmd)
+    entries = game.entries()
+    first, actions = amend.recount(game, entries, shown, act, s.now_ms)
+    d.write(Rewrite(game.id, first, tuple(actions)))
+    kept = [e for e in entries if e.seq < first]
+    seqs = range(game.last_seq + 1, game.last_seq + 1 + len(actions))
+    fresh = [Entry(seq, a, source, at) for seq, (a, source, at) in zip(seqs, actions,
+                                                                        strict=True)]
+    s.replays = amend.marked(s.replays, shown, act)
+    core.load(s, game.id, game.setup, kept + fresh, game.last_seq + len(actions))
+    d.changed(game=True)
+
+
+def release(d: core.Decision, cmd: dict[str, Any], _auth: Auth) -> None:
+    """The Godfather frees a seat: its phone is cut off, the link claims it again."""
+    s, seat = d.s, cmd.get("seat")
+    seats = frozenset(s.game.player_at) if s.game else frozenset()
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in seats:
+        raise CommandError("invalid", f"seat: one of this game's seats "
+                                      f"({', '.join(map(str, sorted(seats)))})")
+    if seat not in s.claims:
+        raise CommandError("rule", f"no phone holds seat {seat}: nothing to release")
+    del s.claims[seat]
+    d.write(Hold(d.need_game().id, seat, None, s.now_ms))
+    d.changed(game=True)
+
+
+def pause(d: core.Decision, _cmd: dict[str, Any], _auth: Auth) -> None:
+    d.s.paused = True
+    d.s.stage = Stage()
+    d.changed(game=True)
+
+
+def resume(d: core.Decision, _cmd: dict[str, Any], _auth: Auth) -> None:
+    d.s.paused, d.s.journal_error = False, None  # (the next action writes again)
+    d.changed(game=True)
+
+
+COMMANDS: dict[str, Handler] = {
+    "new_game": new_game, "action": action, "countdown": countdown, "override": override,
+    "undo": undo, "recount": recount, "pause": pause, "resume": resume, "release": release,
+}
