@@ -36,3 +36,21 @@ def test_bench_is_the_same_for_a_seed_whatever_the_workers(tmp_path):
                         "--json", str(out)], check=True, capture_output=True, timeout=110)
         outs.append(json.loads(out.read_text()))
     assert outs[0] == outs[1]
+
+
+def test_every_grip_standing_or_seated_counts_no_sweep_no_lowered_gun_and_no_wrong_seat():
+    """The --grips bench at a CI size: every grip, half the players standing, the lock on.
+    Two-handed at the sternum the holders' hands cover their own badges: aims at them see
+    nothing (no aim), which is what limits that grip (docs/PERFORMANCE.md)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import aim_accuracy  # the bench's own cases, in this process
+
+    from companion.tablesim.geometry import GRIPS
+    for grip in GRIPS:
+        r = aim_accuracy.run_case((3, 4, "round", 1.2, "8", 3.0, True, grip, "mixed"))
+        assert r["sweeps"] > 0 and r["tally"].get("sweep:seat", 0) == 0, r
+        assert r["tally"].get("lower:seat", 0) == 0 and r["wrong"] == 0, r
+        if GRIPS[grip].hides_badge:
+            assert r["none"] > 0.5, r
+        else:
+            assert r["correct"] == 1.0, r
