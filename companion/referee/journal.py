@@ -42,6 +42,7 @@ class Journal:
         self.path = Path(path)
         self.keep_games = keep_games  # finished games kept; 0: every one
         self._lock = threading.Lock()
+        self.closed = False  # by `close`: what is not written by then never will be
         try:
             if str(path) != ":memory:":
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -76,6 +77,7 @@ class Journal:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            self.closed = True
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:

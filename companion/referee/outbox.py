@@ -118,6 +118,10 @@ class Outbox:
                 self._pending, self._shown = [], []
             if not rows and not shown:
                 return
+            if self.journal.closed:  # closed on purpose (a stop): nothing can reach it now
+                log.warning("%d inputs not journaled: the journal was closed before the "
+                            "table", len(rows))
+                return
             try:
                 self.journal.commit(rows, [], shown)
             except JournalError as e:
