@@ -116,3 +116,11 @@ def test_the_readme_shows_the_budget_as_computed():
     assert power.markdown() in README
     assert f"(budget: {power.gun_supply_v(1):.2f} V worst)" in README  # the bench table
     assert f"**{power.badge_led_ma(0):.1f} mA**" in README
+
+
+def test_the_budget_names_the_wires_by_the_pin_maps_pins():
+    names = [name for name, _ in power.drops(0)]
+    for signal in ("+5V", "BADGE_K"):
+        pin = _pin(PINMAP["cat5e"], signal)
+        assert f"Cat5e {signal} wire (pin {pin}), 2 m" in names, signal
+        assert f"| Cat5e {signal} wire (pin {pin}), 2 m |" in README, signal
