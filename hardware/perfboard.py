@@ -163,4 +163,10 @@ def wiring_list(sheet):
              "pins takes n - 1.", "",
              "| net | joins |", "|---|---|"]
     lines += [f"| {net} | {', '.join(pins)} |" for net, pins in sorted(nets.items())]
+    boards = [(ref, label, left + right) for ref, label, left, right, _ in sheet.chips
+              if "breakout" in label]
+    if boards:  # a breakout's header order is its maker's: the numbers stand for names
+        lines += ["", "Breakout boards: wire by the pin name printed on the board."]
+        lines += [f"- {ref} ({label}): " + ", ".join(f"{n} {name}" for n, name, _ in
+                                                    sorted(pins)) for ref, label, pins in boards]
     return "\n".join(lines) + "\n"

@@ -214,3 +214,9 @@ def test_no_label_on_the_perfboard_overlaps_another_or_a_part():
     for label in boxes:
         for outline in outlines:
             assert _apart(label, outline), label[0]
+
+
+def test_the_wiring_list_names_the_multiplexer_boards_pins():
+    wiring = (GEN / "hub-wiring.md").read_text()
+    assert "1 VIN, 2 GND, 3 SDA, 4 SCL" in wiring
+    assert "9 SD0, 10 SC0" in wiring and "23 SD7, 24 SC7" in wiring
