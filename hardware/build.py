@@ -68,8 +68,10 @@ def pin_tables(pinmap):
     for signal, pins in (("carrier 38 kHz → 74HC238 G1", [hub["carrier"]]),
                          ("seat address → 74HC238 A0, A1, A2", hub["address"].values()),
                          ("lock LEDs → 74HC595 data, clock, latch", hub["lock"].values()),
-                         ("tilts, reeds ← 2 × 74HC165 load, clock, data",
-                          hub["inputs"].values())):
+                         ("standee reeds ← 74HC165 load, clock, data",
+                          hub["inputs"].values()),
+                         (f"guns' IMUs ↔ {hub['mux']['part']} SDA, SCL (I2C0)",
+                          hub["i2c"].values())):
         pins = list(pins)
         gps, board = _pins(pins)
         rows.append((signal, f"{gps} (board pin{'s' if len(pins) > 1 else ''} {board})"))
@@ -80,7 +82,7 @@ def pin_tables(pinmap):
     lines = ["| board | signal | pins |", "|---|---|---|"]
     lines += [f"| hub Pico | {signal} | {pins} |" for signal, pins in rows]
     for role, what in (("standees", "standee switches, seats 1–8"),
-                       ("tilts", "gun tilts, seats 1–8")):
+                       ("tilts", "gun tilt switches (tables without a hub), seats 1–8")):
         seats = [pi[role][s] for s in sorted(pi[role])]
         lines.append(f"| Pi | {what} | GPIO {', '.join(str(p['bcm']) for p in seats)} "
                      f"(header {', '.join(str(p['header']) for p in seats)}) |")

@@ -2,8 +2,9 @@
 (2.54 mm) from the board's top-left hole, and the point-to-point wiring list from the
 hub schematic's nets.
 
-A double-sided 9 x 15 cm board (34 x 56 holes) takes the Pico on female headers, six
-DIP sockets, three SIP resistor networks, the fuses, the resistors, the capacitors, and
+A double-sided 9 x 15 cm board (34 x 56 holes) takes the Pico on female headers, five
+DIP sockets, the TCA9548A breakout on its own two 1x12 pin headers, four SIP resistor networks,
+the fuses, the resistors, the capacitors, and
 eight 1x8 headers for the RJ45 breakout boards, which overhang the board: seats 1 to 6
 along the top edge, 7 and 8 on the right edge. Every part carries its schematic
 designator, so the drawing, the schematic and the wiring list name it the same way.
@@ -29,11 +30,14 @@ PARTS = [
     ("U3", "dip", 26, 24, 16, "U3 74HC238", 3, "below"),
     ("U4", "dip", 38, 24, 18, "U4 ULN2803A", 3, "below"),
     ("U5", "dip", 2, 13, 16, "U5 74HC595", 3, "below"),
-    ("U6", "dip", 14, 13, 16, "U6 74HC165 tilts", 3, "below"),
+    ("U6", "dip", 40, 13, 24, "U6 TCA9548A board, 2x12 pins", 7, "below"),
     ("U7", "dip", 14, 6, 16, "U7 74HC165 reeds", 3, "below"),
-    ("RN1", "row", 2, 7, 9, "RN1 10k tilts", 0, "below"),
+    ("RN1", "row", 2, 7, 9, "RN1 2.2k SDA pull-ups", 0, "below"),
     ("RN2", "row", 2, 4, 9, "RN2 10k reeds", 0, "below"),
     ("RN3", "row", 26, 7, 9, "RN3 10k RX to +5V", 0, "below"),
+    ("RN4", "row", 40, 2, 9, "RN4 2.2k SCL pull-ups", 0, "below"),
+    ("R9", "pair", 14, 9, 2, "R9 4.7k", 0, "below"),  # the Pico's SDA and SCL pull-ups
+    ("R10", "pair", 19, 9, 2, "R10 4.7k", 0, "below"),
     *[(f"R{s}", "pair", 2 + 3 * (s - 1), 27, 2, f"R{s}", 0, "below") for s in range(1, 9)],
     *[(f"F{s}", "pair", 26 + 3 * (s - 1), 27, 2, f"F{s}", 0, "below") for s in range(1, 9)],
     ("C1", "row", 50, 24, 2, "C1 470 uF (+ left)", 0, "below"),
@@ -41,7 +45,7 @@ PARTS = [
     ("C3", "row", 34, 21, 2, "C3", 0, "right"),
     ("C4", "row", 47, 21, 2, "C4", 0, "right"),
     ("C5", "row", 10, 10, 2, "C5", 0, "right"),
-    ("C6", "row", 22, 10, 2, "C6", 0, "right"),
+    ("C6", "row", 51, 3, 2, "C6", 0, "right"),
     ("C7", "row", 22, 3, 2, "C7", 0, "right"),
     *[(f"J{s}", "row", 1 + 9 * (s - 1), 0, 8, f"J{s} RJ45 seat {s}", 0, "jack")
       for s in range(1, 7)],
@@ -159,4 +163,10 @@ def wiring_list(sheet):
              "pins takes n - 1.", "",
              "| net | joins |", "|---|---|"]
     lines += [f"| {net} | {', '.join(pins)} |" for net, pins in sorted(nets.items())]
+    boards = [(ref, label, left + right) for ref, label, left, right, _ in sheet.chips
+              if "breakout" in label]
+    if boards:  # a breakout's header order is its maker's: the numbers stand for names
+        lines += ["", "Breakout boards: wire by the pin name printed on the board."]
+        lines += [f"- {ref} ({label}): " + ", ".join(f"{n} {name}" for n, name, _ in
+                                                    sorted(pins)) for ref, label, pins in boards]
     return "\n".join(lines) + "\n"

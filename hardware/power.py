@@ -3,9 +3,15 @@ Pi's USB and a badge LED or the gun, typical and worst case, from datasheet figu
 
 The pod protects itself (`schematics.pod`): Q1, a P-channel MOSFET, passes +5 V only the
 right way round; F1, a PTC fuse, limits what the gun's coiled cord can draw; R2 keeps the
-hub's reed input safe if the pod's ground is swapped; the pod leaves Cat5e pin 8 open, so a
-mirrored cable's +5 V (on pod pin 8) reaches nothing.
+hub's reed input safe if the pod's ground is swapped, and limits what a mirrored cable's
++5 V (on pod pin 8, REED) can push. The wires' pin numbers come from pinmap.yaml.
 """
+
+from pathlib import Path
+
+import yaml
+
+CAT5E = yaml.safe_load((Path(__file__).resolve().parent / "pinmap.yaml").read_text())["cat5e"]
 
 # datasheet figures: (typical, worst)
 SUPPLY_V = (5.0, 4.75)  # USB 2.0 at the port, 5 V -5 %
@@ -29,16 +35,22 @@ def badge_led_ma(case, diode_v=0.0):
     return 1000 * headroom / (LED_OHM + LEDS * shared)
 
 
+def wire(signal):
+    """The budget's name for the Cat5e wire carrying `signal`, with its pin."""
+    (pin,) = [p for p, w in CAT5E.items() if w["signal"] == signal]
+    return f"Cat5e {signal} wire (pin {pin}), 2 m"
+
+
 def drops(case):
     """(element, volts) from the supply to one badge LED, the loop summing to the supply."""
     led_a = badge_led_ma(case) / 1000
     total_a = LEDS * led_a
     return [("hub fuse F<n>, MF-R050", total_a * HUB_PTC_OHM[case]),
-            ("Cat5e +5V wire (pin 1), 2 m", total_a * WIRE_OHM[case]),
+            (wire("+5V"), total_a * WIRE_OHM[case]),
             ("pod Q1, AO3401A (reverse polarity)", total_a * POD_FET_OHM[case]),
             ("badge resistor, 56 Ω", led_a * LED_OHM),
             ("TSAL6400", LED_VF[case]),
-            ("Cat5e BADGE_K wire (pin 3), 2 m", total_a * WIRE_OHM[case]),
+            (wire("BADGE_K"), total_a * WIRE_OHM[case]),
             ("ULN2803A", ULN_VCE[case])]
 
 

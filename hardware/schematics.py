@@ -51,7 +51,8 @@ class Sheet:
                 pins += [elm.IcPin(name=name, pin=str(num), side="right",
                                    anchorname=f"p{num}") for num, name, _ in reversed(right)]
                 ic = elm.Ic(pins=pins, pinspacing=0.6, edgepadH=0.4, edgepadW=1.2,
-                            leadlen=0.5, pinlblsize=10).at(at)
+                            leadlen=0.5, pinlblsize=10).at(at).right()  # not the last
+                # element's direction: a chip after one with only left pins came out turned
                 ic.label(f"{ref}  {label}", loc="top", fontsize=12)
                 d += ic
                 for side, rows in (("left", left), ("right", right)):
@@ -86,7 +87,9 @@ def hub(pinmap):
         gp[p["gp"]] = f"LOCK_{name.upper()}"
     for name, p in hub["inputs"].items():
         gp[p["gp"]] = f"IN_{name.upper()}"
-    board = {p["gp"]: p["pin"] for group in ("receivers", "address", "lock", "inputs")
+    for name, p in hub["i2c"].items():
+        gp[p["gp"]] = name
+    board = {p["gp"]: p["pin"] for group in ("receivers", "address", "lock", "inputs", "i2c")
              for p in hub[group].values()}
     board[hub["carrier"]["gp"]] = hub["carrier"]["pin"]
     power = hub["power"]
@@ -112,23 +115,28 @@ def hub(pinmap):
             (10, "~MR", "+3V3"), (13, "~OE", "GND"), (16, "VCC", "+3V3"), (8, "GND", "GND")],
            [(15, "Q0", "LOCKQ1"), *[(i, f"Q{i}", f"LOCKQ{i + 1}") for i in range(1, 8)],
             (9, "Q7S", None)], (0, -30))
-    for ref, what, d_nets, ds, q7 in (("U6", "tilts", "TILT", "IN_CHAIN", "IN_DATA"),
-                                       ("U7", "reeds", "REED", "GND", "IN_CHAIN")):
-        s.chip(ref, f"74HC165 ({what})",
-               [(1, "~PL", "IN_LOAD"), (2, "CP", "IN_CLOCK"), (15, "~CE", "GND"),
-                (10, "DS", ds), (16, "VCC", "+3V3"), (8, "GND", "GND")],
-               [*[(11 + i, f"D{i}", f"{d_nets}{i + 1}") for i in range(4)],
-                *[(3 + i - 4, f"D{i}", f"{d_nets}{i + 1}") for i in range(4, 8)],
-                (9, "Q7", q7), (7, "~Q7", None)], (28 if ref == "U6" else 42, -30))
-    for ref, rail, nets in (("RN1", "+3V3", "TILT"), ("RN2", "+3V3", "REED"),
-                            ("RN3", "+5V", "RX")):
-        s.chip(ref, "10 kΩ ×8 bussed SIP-9", [(1, "COM", rail)],
+    mux = hub["mux"]
+    s.chip("U6", f"{mux['part']} breakout (I2C 0x{mux['address']:02X}), header as printed",
+           [(1, "VIN", "+3V3"), (2, "GND", "GND"), (3, "SDA", "SDA"), (4, "SCL", "SCL"),
+            (5, "RST", "+3V3"), (6, "A0", "GND"), (7, "A1", "GND"), (8, "A2", "GND")],
+           [(9 + 2 * i + k, f"{line}{i}", f"{('SDA', 'SCL')[k]}{i + 1}")
+            for i in range(8) for k, line in enumerate(("SD", "SC"))], (28, -30))
+    s.chip("U7", "74HC165 (reeds)",
+           [(1, "~PL", "IN_LOAD"), (2, "CP", "IN_CLOCK"), (15, "~CE", "GND"),
+            (10, "DS", "GND"), (16, "VCC", "+3V3"), (8, "GND", "GND")],
+           [*[(11 + i, f"D{i}", f"REED{i + 1}") for i in range(4)],
+            *[(3 + i - 4, f"D{i}", f"REED{i + 1}") for i in range(4, 8)],
+            (9, "Q7", "IN_DATA"), (7, "~Q7", None)], (42, -30))
+    ohm = f"{mux['pullup_ohm'] / 1000:g} kΩ"
+    for ref, value, rail, nets in (("RN1", ohm, "+3V3", "SDA"), ("RN2", "10 kΩ", "+3V3", "REED"),
+                                   ("RN3", "10 kΩ", "+5V", "RX"), ("RN4", ohm, "+3V3", "SCL")):
+        s.chip(ref, f"{value} ×8 bussed SIP-9", [(1, "COM", rail)],
                [(1 + i, f"R{i}", f"{nets}{i}") for i in SEATS],
-               (28 + 10 * (int(ref[-1]) - 1), 0))
+               (28 + 10 * (int(ref[-1]) - 1) + (30 if ref == "RN4" else 0), 0))
     for seat in SEATS:
         net = {"+5V": f"+5V_{seat}", "GND": "GND", "BADGE_K": f"BADGE_K{seat}",
-               "RX": f"RX{seat}", "TILT": f"TILT{seat}", "LOCK": f"LOCK{seat}",
-               "REED": f"REED{seat}"}
+               "RX": f"RX{seat}", "SDA": f"SDA{seat}", "SCL": f"SCL{seat}",
+               "LOCK": f"LOCK{seat}", "REED": f"REED{seat}"}
         s.chip(f"J{seat}", f"RJ45 seat {seat}", [],
                [(pin, f"{pin} {cat[pin]['signal']}", net[cat[pin]["signal"]])
                 for pin in sorted(cat)], (4 + 10 * (seat - 1), -46))
@@ -136,6 +144,10 @@ def hub(pinmap):
         s.two(f"R{seat}", elm.Resistor, "330 Ω", f"LOCKQ{seat}", f"LOCK{seat}",
               (58 + 3 * seat, -30))
         s.two(f"F{seat}", elm.Fuse, "MF-R050", "+5V", f"+5V_{seat}", (58 + 3 * seat, -12))
+    host = f"{mux['host_pullup_ohm'] / 1000:g} kΩ"
+    for ref, line in (("R9", "SDA"), ("R10", "SCL")):
+        s.two(ref, elm.Resistor, f"{host}\n{line} pull-up", "+3V3", line,
+              (61 + 3 * int(ref[1:]), -30))
     s.two("C1", elm.Capacitor, "470 µF 10 V", "+5V", "GND", (61, -2))
     for ref, (chip, rail) in DECOUPLING.items():
         s.two(ref, elm.Capacitor, f"100 nF\nat {chip}", rail, "GND",
@@ -156,8 +168,10 @@ def mirror_spare(cat):
 def pod(pinmap):
     """The pod protects itself and the hub from a wrong cable (power.py has the budget):
     Q1 passes +5 V only the right way round, F1 limits the gun's cord, R2 limits what a
-    swapped ground can push into the hub's reed input, and the pin where a mirrored cable
-    puts +5 V stays open when it is a spare GND (`mirror_spare`)."""
+    swapped ground or a mirrored cable's +5 V (on pin 8, REED) pushes anywhere, and the pin
+    where a mirrored cable puts +5 V stays open when it is a spare GND (`mirror_spare`).
+    SDA and SCL pass straight through: on a mirrored cable they meet LOCK and BADGE_K, never
+    a supply (hardware/README.md, "A wrong cable harms nothing")."""
     cat, pod = pinmap["cat5e"], pinmap["pod"]
     cable = {"+5V": "+5V_IN", "GND": "GND", "REED": "REED_IN"}
     spare = mirror_spare(cat)
@@ -183,16 +197,21 @@ def pod(pinmap):
 
 
 def gun(pinmap):
-    pins = pinmap["pod"]["gun_6p6c"]
-    s = Sheet("Gun: receiver, tilt switch, lock LED (passive, on its cord)")
+    """The gun's parts on its cord. The IMU breakout's header differs between makers: the
+    pins are named as printed on it, and numbered here only for the wiring."""
+    pins, imu = pinmap["pod"]["gun_6p6c"], pinmap["gun"]["imu"]
+    s = Sheet("Gun: receiver, IMU, lock LED (no firmware: the hub reads the IMU)", top=7)
     s.chip("P1", "6P6C cord from the pod", [], [(pin, str(pin), net) for pin, net in
                                                 sorted(pins.items())], (0, 0))
     s.chip("U1", "TSOP38238 (OUT-GND-VS)", [(1, "OUT", "RX"), (2, "GND", "GND"),
                                              (3, "VS", "VS")], [], (12, -1))
     s.two("R1", elm.Resistor, "100 Ω", "+5V", "VS", (18, 0))
     s.two("C1", elm.Capacitor, "4.7 µF", "VS", "GND", (21, 0))
-    s.two("S1", elm.Switch, "SW-520D tilt\nclosed = raised", "TILT", "GND", (24, 0))
-    s.two("D1", elm.LED, "lock LED\ngreen 3 mm", "LOCK", "GND", (27, 0))
+    s.two("D1", elm.LED, "lock LED\ngreen 3 mm", "LOCK", "GND", (24, 0))
+    s.chip("U2", f"{imu['part']} breakout (I2C 0x{imu['address']:02X}), pins as printed",
+           [(1, "VIN", "+5V"), (2, "GND", "GND"), (3, "SCL", "SCL"), (4, "SDA", "SDA"),
+            (5, "SDO/SA0", "GND"), (6, "CS", "3V3_IMU"), (7, "3V3 (out)", "3V3_IMU"),
+            (8, "INT1", None), (9, "INT2", None)], [], (12, -12))
     return s
 
 

@@ -1,7 +1,10 @@
-"""The pin map in hardware/ agrees with the Pi config and the hub board's wiring.
+"""The pin map in hardware/ agrees with the Pi config, the hub's firmware config and the
+hub board's wiring.
 
 The drawings made from it are checked by tests/hardware/.
 """
+
+import json
 
 import yaml
 from firmware_harness import ROOT
@@ -11,6 +14,7 @@ from companion import config
 HARDWARE = ROOT / "hardware"
 PINMAP = yaml.safe_load((HARDWARE / "pinmap.yaml").read_text())
 PI_CONFIG = ROOT / "config" / "table.pi.yaml"
+HUB_CONFIG = json.loads((ROOT / "firmware" / "config" / "hub.json").read_text())
 
 # the Raspberry Pi 40-pin header: physical pin of each BCM GPIO
 HEADER = {2: 3, 3: 5, 4: 7, 17: 11, 27: 13, 22: 15, 10: 19, 9: 21, 11: 23, 5: 29, 6: 31,
@@ -51,7 +55,7 @@ def test_pi_pin_map_header_pins_are_right_and_used_once():
 def hub_pins():
     hub = PINMAP["hub"]
     return ([hub["receivers"][s] for s in sorted(hub["receivers"])] + [hub["carrier"]]
-            + [p for group in ("address", "lock", "inputs") for p in hub[group].values()])
+            + [p for group in ("address", "lock", "inputs", "i2c") for p in hub[group].values()])
 
 
 def test_hub_pin_map_board_pins_are_right_and_used_once():
@@ -82,3 +86,29 @@ def test_the_pin_table_in_the_hardware_readme_is_this_pin_map():
     assert f"GP{first}–GP{last} (board pins {pins})" in readme
     for p in hub_pins()[len(seats):]:
         assert f"GP{p['gp']}" in readme, p
+
+
+def test_the_hub_firmware_uses_the_pin_maps_pins():
+    """firmware/config/hub.json drives the pins the board is wired to."""
+    hub, pins = PINMAP["hub"], HUB_CONFIG["pins"]
+    receivers = hub["receivers"]
+    assert pins["receivers"] == [receivers[s]["gp"] for s in sorted(receivers)]
+    assert pins["carrier"] == hub["carrier"]["gp"]
+    assert pins["address"] == [hub["address"][a]["gp"] for a in ("A0", "A1", "A2")]
+    assert pins["lock"] == [hub["lock"][k]["gp"] for k in ("data", "clock", "latch")]
+    assert pins["inputs"] == [hub["inputs"][k]["gp"] for k in ("load", "clock", "data")]
+    assert pins["i2c"] == [hub["i2c"]["SDA"]["gp"], hub["i2c"]["SCL"]["gp"]]
+    assert HUB_CONFIG["i2c_id"] == 0  # GP20/GP21 are I2C0's SDA/SCL on the RP2040
+
+
+def test_the_imus_addresses_are_the_firmwares():
+    """One multiplexer channel per seat, every gun's IMU at the same address."""
+    source = (ROOT / "firmware" / "hub" / "imu.py").read_text()
+    assert f"MUX = 0x{PINMAP['hub']['mux']['address']:02X}" in source
+    assert f"CHIP = 0x{PINMAP['gun']['imu']['address']:02X}" in source
+
+
+def test_the_seat_cable_carries_i2c_and_no_tilt():
+    cable = {w["signal"] for w in PINMAP["cat5e"].values()}
+    assert {"SDA", "SCL"} <= cable and "TILT" not in cable
+    assert set(PINMAP["pod"]["gun_6p6c"].values()) >= {"SDA", "SCL", "+5V", "GND"}

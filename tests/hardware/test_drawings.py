@@ -13,13 +13,19 @@ from hardware_dir import HARDWARE
 PINMAP = yaml.safe_load((HARDWARE / "pinmap.yaml").read_text())
 GEN = HARDWARE / "gen"
 
-# the hub's pins as fixed by the v2 sensor design
+# the hub's pins as fixed by the v2 sensor design, with v3's I2C for the guns' IMUs
 SPEC_HUB = {"receivers": {s: s - 1 for s in range(1, 9)}, "carrier": 8,
             "address": {"A0": 9, "A1": 10, "A2": 11},
             "lock": {"data": 12, "clock": 13, "latch": 14},
-            "inputs": {"load": 15, "clock": 16, "data": 17}, "led": 25}
-SPEC_CAT5E = {1: "+5V", 2: "GND", 3: "BADGE_K", 4: "RX", 5: "TILT", 6: "LOCK", 7: "REED",
-              8: "GND"}
+            "inputs": {"load": 15, "clock": 16, "data": 17},
+            "i2c": {"SDA": 20, "SCL": 21}, "led": 25}
+# v3's cable (hardware/IMU.md, "Which wire pairs with which"): each pair's two signals
+# quiet for each other, no I2C line in a pair with the other or with RX
+SPEC_CAT5E = {1: "+5V", 2: "BADGE_K", 3: "RX", 4: "SDA", 5: "LOCK", 6: "GND", 7: "SCL",
+              8: "REED"}
+T568B_PAIRS = [(1, 2), (3, 6), (4, 5), (7, 8)]
+# the flat gun cord: a GND wire between SDA and SCL, +5V between them and RX
+SPEC_GUN_CORD = {1: "SDA", 2: "GND", 3: "SCL", 4: "+5V", 5: "RX", 6: "LOCK"}
 T568B = {1: "white-orange", 2: "orange", 3: "white-green", 4: "blue", 5: "white-blue",
          6: "green", 7: "white-brown", 8: "brown"}
 
@@ -27,19 +33,37 @@ T568B = {1: "white-orange", 2: "orange", 3: "white-green", 4: "blue", 5: "white-
 def hub_gps():
     hub = PINMAP["hub"]
     return ([hub["receivers"][s]["gp"] for s in range(1, 9)] + [hub["carrier"]["gp"]]
-            + [p["gp"] for g in ("address", "lock", "inputs") for p in hub[g].values()])
+            + [p["gp"] for g in ("address", "lock", "inputs", "i2c") for p in hub[g].values()])
 
 
 def test_the_pin_map_is_the_spec():
     hub = PINMAP["hub"]
     assert {s: p["gp"] for s, p in hub["receivers"].items()} == SPEC_HUB["receivers"]
     assert hub["carrier"]["gp"] == SPEC_HUB["carrier"]
-    for group in ("address", "lock", "inputs"):
+    for group in ("address", "lock", "inputs", "i2c"):
         assert {k: p["gp"] for k, p in hub[group].items()} == SPEC_HUB[group], group
     assert hub["led"]["gp"] == SPEC_HUB["led"]
     cat = PINMAP["cat5e"]
     assert {p: cat[p]["signal"] for p in cat} == SPEC_CAT5E
     assert {p: cat[p]["colour"] for p in cat} == T568B
+    assert PINMAP["pod"]["gun_6p6c"] == SPEC_GUN_CORD
+
+
+def test_no_pair_couples_an_i2c_line_into_the_other_or_into_rx():
+    cat = PINMAP["cat5e"]
+    for a, b in T568B_PAIRS:
+        assert cat[a]["pair"] == cat[b]["pair"], (a, b)
+        pair = {cat[a]["signal"], cat[b]["signal"]}
+        assert pair != {"SDA", "SCL"} and not ({"SDA", "SCL"} & pair and "RX" in pair), pair
+    cord = PINMAP["pod"]["gun_6p6c"]
+    at = {signal: pin for pin, signal in cord.items()}
+    assert abs(at["SDA"] - at["SCL"]) > 1 and abs(at["SCL"] - at["RX"]) > 1  # not adjacent
+    assert abs(at["SDA"] - at["RX"]) > 1
+
+
+def test_no_duplicate_of_the_cable_survives_outside_cat5e_pod_and_gun():
+    assert set(PINMAP) == {"version", "hub", "cat5e", "pod", "gun", "badge", "pi"}
+    assert PINMAP["version"] == 3
 
 
 def test_every_hub_gp_appears_in_the_hub_schematic():
@@ -63,6 +87,34 @@ def test_each_hub_jack_carries_its_seats_signals():
             assert f"J{seat}.{pin}" in nets[net], (seat, pin, signal)
         # the receiver of seat s reaches GP(s-1) through the buffer
         assert f"U1.{PINMAP['hub']['receivers'][seat]['pin']}" in nets[f"RXB{seat}"]
+
+
+def test_the_gun_schematic_draws_the_imu_on_the_cords_i2c_and_supply():
+    nets = schematics.gun(PINMAP).nets()
+    cord = {signal: pin for pin, signal in PINMAP["pod"]["gun_6p6c"].items()}
+    for signal, imu_pin in (("SDA", 4), ("SCL", 3), ("+5V", 1)):
+        assert {f"P1.{cord[signal]}", f"U2.{imu_pin}"} <= set(nets[signal]), signal
+    assert {"U2.2", "U2.5"} <= set(nets["GND"])  # SA0 low: address 0x6A
+    assert set(nets["3V3_IMU"]) == {"U2.6", "U2.7"}  # CS high: I2C, not SPI
+    svg = (GEN / "schematic-gun.svg").read_text()
+    assert PINMAP["gun"]["imu"]["part"] in svg and "SW-520D" not in svg
+
+
+def test_the_hub_draws_the_multiplexer_with_each_seats_pull_ups():
+    nets = schematics.hub(PINMAP).nets()
+    for seat in range(1, 9):
+        sd, sc = 9 + 2 * (seat - 1), 10 + 2 * (seat - 1)  # SD(s-1), SC(s-1)
+        assert set(nets[f"SDA{seat}"]) == {f"U6.{sd}", f"RN1.{1 + seat}", f"J{seat}.4"}
+        assert set(nets[f"SCL{seat}"]) == {f"U6.{sc}", f"RN4.{1 + seat}", f"J{seat}.7"}
+    i2c = PINMAP["hub"]["i2c"]
+    assert set(nets["SDA"]) == {f"U1.{i2c['SDA']['pin']}", "U6.3", "R9.2"}
+    assert set(nets["SCL"]) == {f"U1.{i2c['SCL']['pin']}", "U6.4", "R10.2"}
+    assert {"RN1.1", "RN4.1", "R9.1", "R10.1"} <= set(nets["+3V3"])
+    assert {"U6.6", "U6.7", "U6.8"} <= set(nets["GND"])  # A0..A2 low: 0x70
+    assert PINMAP["hub"]["mux"]["address"] == 0x70
+    assert not any(net.startswith("TILT") for net in nets)
+    svg = (GEN / "schematic-hub.svg").read_text()
+    assert "2.2 kΩ ×8" in svg and "4.7 kΩ" in svg
 
 
 def test_pod_and_cords_carry_only_cat5e_signals():
@@ -162,3 +214,9 @@ def test_no_label_on_the_perfboard_overlaps_another_or_a_part():
     for label in boxes:
         for outline in outlines:
             assert _apart(label, outline), label[0]
+
+
+def test_the_wiring_list_names_the_multiplexer_boards_pins():
+    wiring = (GEN / "hub-wiring.md").read_text()
+    assert "1 VIN, 2 GND, 3 SDA, 4 SCL" in wiring
+    assert "9 SD0, 10 SC0" in wiring and "23 SD7, 24 SC7" in wiring

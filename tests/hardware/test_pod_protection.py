@@ -25,23 +25,55 @@ def _mirrored_supply_reaches(cat, nets):
     return [] if net is None else [p for p in nets[net] if p != pin]
 
 
-def test_a_mirrored_cable_puts_the_hubs_5v_on_an_open_pod_pin():
-    assert _mirrored_supply_reaches(PINMAP["cat5e"], NETS) == []  # v2: pin 8, a spare GND
+def _mirrored(cat):
+    """A mirrored cable: hub pin k lands on pod pin 9 - k. {hub signal: pod signal}."""
+    return {cat[k]["signal"]: cat[len(cat) + 1 - k]["signal"] for k in cat}
 
 
-def test_with_a_signal_on_the_mirror_pin_the_5v_meets_1k_first():
-    # the v3 cable (pinmap's `imu.cat5e`, the IMU's wiring): pin 8 carries REED
-    v3 = {**PINMAP, "cat5e": PINMAP.get("imu", {}).get("cat5e") or {
-        1: {"signal": "+5V"}, 2: {"signal": "BADGE_K"}, 3: {"signal": "RX"},
-        4: {"signal": "SDA"}, 5: {"signal": "LOCK"}, 6: {"signal": "GND"},
-        7: {"signal": "SCL"}, 8: {"signal": "REED"}}}
-    nets = schematics.pod(v3).nets()
-    assert _mirrored_supply_reaches(v3["cat5e"], nets) == ["R2.1"]
-    assert "1 kΩ" in str(schematics.pod(v3).twos)
+def test_a_mirrored_cables_5v_meets_1k_first():
+    # pin 8 carries REED: the +5 V meets R2 (README, "A wrong cable harms nothing")
+    assert _mirrored_supply_reaches(PINMAP["cat5e"], NETS) == ["R2.1"]
+    assert "1 kΩ" in str(schematics.pod(PINMAP).twos)
+    assert schematics.mirror_spare(PINMAP["cat5e"]) == set()
+
+
+def test_with_a_spare_ground_on_the_mirror_pin_the_pod_leaves_it_open():
+    v2 = {1: "+5V", 2: "GND", 3: "BADGE_K", 4: "RX", 5: "TILT", 6: "LOCK", 7: "REED", 8: "GND"}
+    cat = {p: {"signal": s} for p, s in v2.items()}
+    pinmap = {**PINMAP, "cat5e": cat}
+    assert _mirrored_supply_reaches(cat, schematics.pod(pinmap).nets()) == []
+
+
+def test_on_a_mirrored_cable_no_supply_meets_an_i2c_line():
+    mirrored = _mirrored(PINMAP["cat5e"])
+    supplies = {"+5V", "GND"}
+    for line in ("SDA", "SCL"):
+        assert mirrored[line] not in supplies | {"SDA", "SCL"}, line  # the hub's line
+        (source,) = [hub for hub, pod in mirrored.items() if pod == line]
+        assert source not in supplies, (line, source)  # what drives the gun's line
+    assert mirrored["+5V"] == "REED"
+    # what drives the gun's SDA and SCL is LOCK (push-pull through 330 ohm, low unless that
+    # gun holds an aim) and BADGE_K (open collector: never driven high)
+    assert {s for h, s in mirrored.items() if s in ("SDA", "SCL")} == {"SDA", "SCL"}
+    assert mirrored["LOCK"] == "SDA" and mirrored["BADGE_K"] == "SCL"
+    # the pod passes SDA and SCL straight through: no part of the pod on them
+    for line in ("SDA", "SCL"):
+        assert all(p.startswith(("J1.", "J2.")) for p in NETS[line]), NETS[line]
+
+
+def test_a_series_resistor_on_sda_scl_would_break_the_low_level_before_it_helped():
+    # the IMU sinks both pull-ups when it pulls low: the channel's 2.2 k and the Pico's 4.7 k
+    sink_ma = 3.3 / 2.2 + 3.3 / 4.7
+    chip_vol, pico_vil = 0.4, 0.8  # LSM6DS3TR-C at 3 mA; RP2040 at IOVDD 3.3 V
+    largest_ohm = (pico_vil - chip_vol) / sink_ma * 1000
+    assert 150 < largest_ohm < 200  # README: "R under about 180 Ω"
+    assert "R under about 180 Ω" in README
+    # that would cut a 330 ohm-limited current by under a third
+    assert (330 + largest_ohm) / 330 < 1.6
 
 
 def test_the_pods_5v_passes_the_p_mosfet_drain_to_source_gate_to_ground():
-    assert set(NETS["+5V_IN"]) == {"J1.1", "Q1.3"}  # AO3401A: 3 = drain
+    assert set(NETS["+5V_IN"]) == {f"J1.{_pin(PINMAP['cat5e'], '+5V')}", "Q1.3"}  # 3 = drain
     assert "Q1.2" in NETS["+5V"] and "J3.1" in NETS["+5V"]  # 2 = source, to the badge tip
     gate = _net_of("Q1.1")
     resistor = next(p.split(".")[0] for p in NETS[gate] if not p.startswith("Q1"))
@@ -49,10 +81,16 @@ def test_the_pods_5v_passes_the_p_mosfet_drain_to_source_gate_to_ground():
     # swapped: the gate (via R1) at the pod's ground, now +5 V, the drain at 0 V: VGS >= 0
 
 
+def _pin(pins, signal):
+    (pin,) = [p for p, s in pins.items() if (s if isinstance(s, str) else s["signal"]) == signal]
+    return pin
+
+
 def test_the_gun_is_fed_through_the_pods_ptc_and_the_reed_through_1k():
-    assert set(NETS["+5V_GUN"]) == {"F1.2", "J2.1"}
+    gun_5v = _pin(PINMAP["pod"]["gun_6p6c"], "+5V")
+    assert set(NETS["+5V_GUN"]) == {"F1.2", f"J2.{gun_5v}"}
     assert "F1.1" in NETS["+5V"]
-    assert set(NETS["REED_IN"]) == {"J1.7", "R2.1"}
+    assert set(NETS["REED_IN"]) == {f"J1.{_pin(PINMAP['cat5e'], 'REED')}", "R2.1"}
     assert set(NETS["REED_SW"]) == {"R2.2", "S1.1"}
     # a closed reed with 10 k to 3.3 V at the hub reads below the 74HC165's 0.9 V low level
     assert 3.3 * 1 / (10 + 1) < 0.9
@@ -78,3 +116,11 @@ def test_the_readme_shows_the_budget_as_computed():
     assert power.markdown() in README
     assert f"(budget: {power.gun_supply_v(1):.2f} V worst)" in README  # the bench table
     assert f"**{power.badge_led_ma(0):.1f} mA**" in README
+
+
+def test_the_budget_names_the_wires_by_the_pin_maps_pins():
+    names = [name for name, _ in power.drops(0)]
+    for signal in ("+5V", "BADGE_K"):
+        pin = _pin(PINMAP["cat5e"], signal)
+        assert f"Cat5e {signal} wire (pin {pin}), 2 m" in names, signal
+        assert f"| Cat5e {signal} wire (pin {pin}), 2 m |" in README, signal
