@@ -59,17 +59,18 @@ def seating_report(top: TableTop, seats: list[int]) -> dict[str, Any]:
         map(int, top.seating.split("+"))) == len(seats)
     arrangement = top.seating if fits else None
     place = dict(enumerate(seats, start=1))
-    found = _check(top.shape, top.size_m, arrangement or len(seats))
+    found = _check(top.shape, top.size_m, arrangement or len(seats), top.grip)
     warnings = [{"gun": place[w.gun], "targets": [place[s] for s in w.targets],
                  "separation_deg": w.separation_deg, "grips": list(w.grips)} for w in found]
-    return {"table": {"shape": top.shape, "size_m": top.size_m, "seating": arrangement},
+    return {"table": {"shape": top.shape, "size_m": top.size_m, "seating": arrangement,
+                      "grip": top.grip},
             "seats": seats, "needed_deg": round(needed_separation(), 1), "warnings": warnings,
             "suggestion": _suggestion(found[0].suggestion) if found else None}
 
 
 @lru_cache(maxsize=64)
-def _check(shape: str, size_m: float, seats: str | int) -> tuple[Any, ...]:
-    return tuple(seating_check(shape, size_m, seats))  # the optics of every pair: cached
+def _check(shape: str, size_m: float, seats: str | int, grip: str | None) -> tuple[Any, ...]:
+    return tuple(seating_check(shape, size_m, seats, grip=grip))  # every pair's optics: cached
 
 
 def _suggestion(text: str | None) -> dict[str, Any] | None:
