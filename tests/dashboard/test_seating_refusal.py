@@ -72,3 +72,27 @@ def test_the_godfather_reads_why_the_seating_is_refused_and_cannot_start(
         page.click("#setup button[type=submit]")
         expect(page.locator("#notice")).to_contain_text(refused)
         assert chest_table.table.game is None
+
+
+def test_a_seating_that_fails_only_half_standing_is_said_and_the_game_starts(
+        tmp_path, mosquitto, browser):
+    table = start_live_table(tmp_path, mosquitto.url, seats=tuple(SIX),
+                             table=TableTop("rect", 1.6, "3+3", "from the shoulder"))
+    try:
+        with referee_page(browser, table.url) as page:
+            for seat, name in zip(SIX, NAMES, strict=True):
+                page.fill(f'input[name="name{seat}"]', name)
+            said = page.locator("#setup-seating li")
+            expect(said.first).to_have_attribute("data-verdict", "warn")
+            expect(said).to_have_text([
+                "These seats fall short for the grips or stances named below: aims there may "
+                "be ambiguous (the Godfather decides).",
+                "Seat 6's gun barely receives seat 5's badge: move them closer or turn the "
+                "badge to the table's centre. (with the gun held: from the shoulder) "
+                "(players half standing)",
+                "Suggested: seat them 3+2+1 (the long sides, then the ends)."])
+            page.click("#setup button[type=submit]")
+            expect(page.locator("#tab-phones")).to_be_visible()  # warned, not refused
+            assert table.table.game is not None
+    finally:
+        table.stop()
