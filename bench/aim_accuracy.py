@@ -3,6 +3,7 @@
     .venv/bin/python bench/aim_accuracy.py [--trials N] [--seed S] [--quick]
                                            [--optics SCENE] [--json FILE] [--svg FILE]
     .venv/bin/python bench/aim_accuracy.py --grips [--trials N] [--seed S] [--optics SCENE]
+                                           [--stances seated,mixed] [--offsets 3]
     .venv/bin/python bench/aim_accuracy.py --stillness [--seed S]
 
 For each table (round and rectangular, 0.9 to 1.6 m, 4 to 8 seats), offset (1 to 5 degrees
@@ -15,7 +16,8 @@ hub's `companion.wire.motion.GunMotion` (raised or lowered, still or moving) and
 looks, those of a moving gun emptied, through `companion.wire.aimrule.AimTracker` (hold
 500 ms), its lock LED back to the hand; the referee's window around "three" then counts
 the aim. --grips plays every grip (geometry.GRIPS) seated and with every other player
-standing. Deterministic for a seed, whatever
+standing, at 3°; --stances adds leaning in and a turned torso (geometry.STANCES), --offsets
+other offsets (1,2,3,4,5). Deterministic for a seed, whatever
 the number of worker processes. Figures go to docs/PERFORMANCE.md, the chart to
 docs/aim-accuracy.svg.
 """
@@ -35,7 +37,7 @@ from pathlib import Path
 from companion.referee.timing import Timing, Track, aim_snapshot
 from companion.sensors.looks import seats_of
 from companion.tablesim import TableModel, make_table
-from companion.tablesim.geometry import GRIPS
+from companion.tablesim.geometry import GRIPS, STANCES
 from companion.tablesim.hand import LOWERED_EL, Hand
 from companion.tablesim.optics import Optics
 from companion.tablesim.parts import Parts
@@ -66,6 +68,8 @@ GRIP_TABLES = [("round", 1.2, "8"), ("round", 0.9, "4"), ("round", 1.6, "6"),
 SHAKY_DEG = (0.3, 0.5)
 LAZY_DEG = (6.0, 8.0)
 SWEEP_DPS = (10.0, 200.0)  # log-uniform: as many sweeps under 45 °/s as above
+PEOPLE = {"seated": "seated", "standing": "standing", "mixed": "half standing",
+          "leaning": "leaning in", "turned": "turned torso"}  # the stances, in the tables
 
 
 def count_aim(changes: list[tuple[str, object, float, float]], lowered_at: float | None,
@@ -224,9 +228,9 @@ def run_case(case: tuple) -> dict:
 
 def cases(args: argparse.Namespace) -> list[tuple]:
     if args.grips:
-        return [(args.seed, args.trials, *table, 3.0, fb, args.optics, grip, stance)
-                for table in GRIP_TABLES for grip in GRIPS for stance in ("seated", "mixed")
-                for fb in (False, True)]
+        return [(args.seed, args.trials, *table, offset, fb, args.optics, grip, stance)
+                for table in GRIP_TABLES for grip in GRIPS for stance in args.stances
+                for offset in args.offsets for fb in (False, True)]
     tables = TABLES
     offsets = OFFSETS
     if args.quick:
@@ -370,28 +374,46 @@ def grip_table_text(results: list[dict]) -> str:
     """--grips figures: one row per grip, stance and table; lock off / on side by side."""
     groups: dict[tuple, dict[bool, dict]] = {}
     for r in results:
-        key = (r["grip"], r["stance"], f"{r['shape']} {r['size_m']:.1f} m {r['seating']}")
+        key = (r["grip"], r["stance"], f"{r['shape']} {r['size_m']:.1f} m {r['seating']}",
+               r["offset_deg"])
         groups.setdefault(key, {})[r["feedback"]] = r
-    rows = ["| grip | players | table | correct (lock off / on) | wrong (off / on) "
+    rows = ["| grip | players | table | offset | correct (lock off / on) | wrong (off / on) "
             "| ambiguous, none (off) | sweeps counted | lowered counted | lazy 6-8° correct "
             "| shaky correct |",
-            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
 
     def share(r: dict, kind: str) -> str:
         n = sum(v for k, v in r["tally"].items() if k.startswith(kind + ":"))
         return f"{r['tally'].get(kind + ':correct', 0) / n:.1%}" if n else "-"
 
-    for (grip, stance, name), by in groups.items():
+    for (grip, stance, name, offset), by in groups.items():
         off, on = by[False], by[True]
         sweeps = sum(r["sweeps"] for r in by.values())
         counted = sum(r["tally"].get("sweep:seat", 0) for r in by.values())
         lowered = sum(r["tally"].get("lower:seat", 0) for r in by.values())
-        people = "seated" if stance == "seated" else "half standing"
-        rows.append(f"| {grip} | {people} | {name} | {off['correct']:.1%} / {on['correct']:.1%} "
+        rows.append(f"| {grip} | {PEOPLE[stance]} | {name} | {offset:g}° "
+                    f"| {off['correct']:.1%} / {on['correct']:.1%} "
                     f"| {off['wrong']:.1%} / {on['wrong']:.1%} | {off['ambiguous']:.1%}, "
                     f"{off['none']:.1%} | {counted} of {sweeps} | {lowered} "
                     f"| {share(off, 'lazy')} | {share(off, 'shaky')} |")
     return "\n".join(rows)
+
+
+def _stances(text: str) -> tuple[str, ...]:
+    chosen = tuple(text.split(","))
+    if not set(chosen) <= set(STANCES):
+        raise argparse.ArgumentTypeError(f"stances are {', '.join(STANCES)}")
+    return chosen
+
+
+def _offsets(text: str) -> tuple[float, ...]:
+    try:
+        chosen = tuple(float(o) for o in text.split(","))
+    except ValueError:
+        chosen = ()
+    if not chosen or not all(0 < o <= 10 for o in chosen):
+        raise argparse.ArgumentTypeError("offsets: degrees from 0 to 10, e.g. 1,2,3,4,5")
+    return chosen
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -407,6 +429,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=None, help="default: all cores")
     parser.add_argument("--grips", action="store_true",
                         help="every grip, seated and half standing, at 3 degrees")
+    parser.add_argument("--stances", type=_stances, default=("seated", "mixed"),
+                        help="with --grips: comma-separated, of " + ", ".join(STANCES))
+    parser.add_argument("--offsets", type=_offsets, default=(3.0,),
+                        help="with --grips: degrees RMS, comma-separated, e.g. 1,2,3,4,5")
     parser.add_argument("--stillness", action="store_true",
                         help="the rates held and swept guns show (motion.STILL_DPS)")
     args = parser.parse_args(argv)

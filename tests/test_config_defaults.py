@@ -85,3 +85,19 @@ def test_an_example_config_writes_no_default_out_again(example):
     again += [f"sensors.filters.{k}" for k, v in filters.items()
               if getattr(Filters(), k, None) == v]
     assert not again, f"{example} writes defaults out again: {again}"
+
+
+def test_the_dashboard_docs_name_the_table_grips_and_their_default():
+    from companion.dashboard.settings import TableTop
+    from companion.tablesim.geometry import GRIPS
+
+    text = " ".join((DOCS / "DASHBOARD.md").read_text().split())
+    said = re.search(r"and `grip`, how the players hold their guns: (.*?) \(the grips of", text)
+    assert said, "the sentence naming the grips moved"
+    assert re.findall(r"`([^`]+)`", said[1]) == list(GRIPS)
+    assert "left out (null) the seating check judges a seating by the worst of them" in text
+    assert TableTop("round", 1.2).grip is None
+    example = yaml_block("DASHBOARD.md", "## Configuration: `dashboard:`")
+    table = re.search(r"# (table: \{shape: rect.*\})", example)
+    assert table and config.parse(f"dashboard: {{{table[1]}}}", "DASHBOARD.md")[
+        "dashboard"].table.grip == "arm extended"

@@ -23,6 +23,7 @@ from companion.dashboard.settings import DashboardSettings, TableTop
 from companion.referee.readings import SEES
 from companion.referee.table import Table
 from companion.tablesim.advice import needed_separation, seating_check
+from companion.tablesim.geometry import GRIPS
 
 RECT_SUGGESTION = re.compile(r"seat ([0-9+]+) ")
 ROUND_SUGGESTION = re.compile(r"round table of ([0-9.]+) m for ([0-9]+) ")
@@ -59,17 +60,31 @@ def seating_report(top: TableTop, seats: list[int]) -> dict[str, Any]:
         map(int, top.seating.split("+"))) == len(seats)
     arrangement = top.seating if fits else None
     place = dict(enumerate(seats, start=1))
-    found = _check(top.shape, top.size_m, arrangement or len(seats))
+    found = _check(top.shape, top.size_m, arrangement or len(seats), top.grip)
     warnings = [{"gun": place[w.gun], "targets": [place[s] for s in w.targets],
-                 "separation_deg": w.separation_deg, "grips": list(w.grips)} for w in found]
-    return {"table": {"shape": top.shape, "size_m": top.size_m, "seating": arrangement},
+                 "separation_deg": w.separation_deg, "grips": list(w.grips),
+                 "stances": list(w.stances)} for w in found]
+    hidden = [top.grip] if top.grip is not None and GRIPS[top.grip].hides_badge else []
+    return {"table": {"shape": top.shape, "size_m": top.size_m, "seating": arrangement,
+                      "grip": top.grip},
             "seats": seats, "needed_deg": round(needed_separation(), 1), "warnings": warnings,
+            "hidden_badges": hidden, "verdict": verdict(top, found, hidden),
             "suggestion": _suggestion(found[0].suggestion) if found else None}
 
 
+def verdict(top: TableTop, found: tuple[Any, ...], hidden: list[str]) -> str:
+    """"refuse" when the grip the table plays with fails seated (or covers the badges):
+    the game would be judged wrongly as it is played; "warn" when only other grips, or
+    players standing, fall short; else "ok". A table that names no grip is not told of
+    the grip that covers the badges (any seating fails it: a grip to avoid, not a seating)."""
+    if top.grip is not None and (hidden or any("seated" in w.stances for w in found)):
+        return "refuse"
+    return "warn" if found or hidden else "ok"
+
+
 @lru_cache(maxsize=64)
-def _check(shape: str, size_m: float, seats: str | int) -> tuple[Any, ...]:
-    return tuple(seating_check(shape, size_m, seats))  # the optics of every pair: cached
+def _check(shape: str, size_m: float, seats: str | int, grip: str | None) -> tuple[Any, ...]:
+    return tuple(seating_check(shape, size_m, seats, grip=grip))  # every pair's optics: cached
 
 
 def _suggestion(text: str | None) -> dict[str, Any] | None:

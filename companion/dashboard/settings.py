@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from companion.config import Node
 from companion.sensors.settings import SEATING
+from companion.tablesim.geometry import GRIPS
 
 HOST = re.compile(r"[0-9A-Za-z.:\-\[\]]{1,64}")
 
@@ -19,6 +20,7 @@ class TableTop:
     shape: str  # round | rect
     size_m: float  # the diameter, or the long side
     seating: str | None = None  # rect: players per side, long sides first ("3+3+1+1")
+    grip: str | None = None  # how the players hold their guns (GRIPS); None: the worst grip
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,8 @@ def _table(node: Node) -> TableTop:
     t = node.section("table")
     shape = t.text("shape", choices=("round", "rect"))
     top = TableTop(shape, t.number("size_m", lo=0.5, hi=3.0),
-                   t.text("seating", None, pattern=SEATING))
+                   t.text("seating", None, pattern=SEATING),
+                   t.text("grip", TableTop.grip, choices=tuple(GRIPS)))
     if top.seating is not None and shape != "rect":
         raise t.error("seating", "only for shape: rect")
     t.done()

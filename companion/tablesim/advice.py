@@ -6,9 +6,11 @@ targets need `acceptance + penumbra + 2.576 * offset / sqrt(2)` degrees between 
 aim in 200 reaching the neighbour), and each badge's light must reach each gun. Players
 sitting in line along one side of a rectangle fail this; the setup flow shows the warnings
 and the suggested seating. Where the guns are held moves them (geometry.GRIPS): unless the
-table says which grip it plays with, a seating is judged by the worst grip, each warning
-naming the grips it holds for; `hidden_badges` says which grips cover the holder's own
-badge, whatever the seating (the bench's figures per grip: docs/PERFORMANCE.md).
+table says which grip it plays with, a seating is judged by the worst grip, and by the
+worst of sitting, standing and half standing (`STANCES`: people stand up at a party
+table), each warning naming the grips and stances it holds for; `hidden_badges` says which
+grips cover the holder's own badge, whatever the seating (the bench's figures per grip and
+stance: docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from companion.tablesim.hand import Hand
 from companion.tablesim.optics import Optics, paths
 
 LINK_MARGIN = 4.0  # the weakest badge must reach a gun at 4x its receiver's threshold
+# How the players may sit or stand for a whole game; leaning in and a turned torso are
+# moments within an aim, which the bench plays (docs/PERFORMANCE.md), not seatings.
+STANCES = {"seated": "seated", "standing": "standing", "mixed": "half standing"}
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,7 @@ class SeatingWarning:
     message: str
     suggestion: str | None  # a seating of the same players that works, if any
     grips: tuple[str, ...] = ()  # the grips this holds for (geometry.GRIPS)
+    stances: tuple[str, ...] = ()  # and the stances (STANCES)
 
 
 def needed_separation(optics: Optics | None = None, hand: Hand | None = None) -> float:
@@ -74,15 +80,19 @@ def _seatings(players: int) -> list[str]:
 
 
 def _by_grip(shape: str, size_m: float, seats: str | int, grips: tuple[str, ...],
-             optics: Optics, need: float) -> dict[tuple, tuple[float | None, list[str]]]:
-    """(gun, targets) -> (separation, the grips it fails for), over `grips`."""
-    found: dict[tuple, tuple[float | None, list[str]]] = {}
+             optics: Optics, need: float) -> dict[tuple, tuple[float | None, list, list]]:
+    """(gun, targets) -> (the least separation, the grips and the stances it fails for),
+    over `grips` and every stance of STANCES."""
+    found: dict[tuple, tuple[float | None, list, list]] = {}
     for grip in grips:
-        for gun, targets, sep in _problems(make_table(shape, size_m, seats, grip), optics,
-                                           need):
-            worst = found.get((gun, targets), (sep, []))
-            low = sep if worst[0] is None or (sep is not None and sep < worst[0]) else worst[0]
-            found[gun, targets] = (low, [*worst[1], grip])
+        for stance in STANCES:
+            table = make_table(shape, size_m, seats, grip, stance)
+            for gun, targets, sep in _problems(table, optics, need):
+                low, held, stood = found.get((gun, targets), (sep, [], []))
+                if sep is not None and (low is None or sep < low):
+                    low = sep
+                found[gun, targets] = (low, held + [grip] * (grip not in held),
+                                       stood + [stance] * (stance not in stood))
     return found
 
 
@@ -116,8 +126,8 @@ def seating_check(shape: str, size_m: float, seats: str | int, *,
                           else f"use a round table of {size_m:.1f} m for {cand} players")
             break
     warnings = []
-    for (gun, targets), (sep, failing) in problems.items():
-        held = "grip " + " or ".join(failing)
+    for (gun, targets), (sep, failing, stood) in problems.items():
+        held = "grip " + " or ".join(failing) + ", " + " or ".join(STANCES[s] for s in stood)
         if sep is None:
             text = (f"{held}, seat {gun}'s gun barely receives seat {targets[0]}'s badge: "
                     "move them closer or face the badge to the table's centre")
@@ -125,5 +135,5 @@ def seating_check(shape: str, size_m: float, seats: str | int, *,
             text = (f"{held}, from seat {gun}, seats {targets[0]} and {targets[1]} are only "
                     f"{sep:.0f}° apart (needs {need:.0f}°): an aim at one may be ambiguous")
         warnings.append(SeatingWarning(gun, targets, None if sep is None else round(sep, 1),
-                                       text, suggestion, tuple(failing)))
+                                       text, suggestion, tuple(failing), tuple(stood)))
     return warnings

@@ -83,6 +83,26 @@ def test_seats_and_the_table_top_are_checked():
     assert config["dashboard"].table == TableTop("rect", 1.6, "3+3+1+1")
     with pytest.raises(ConfigError, match="only for shape: rect"):
         parse("dashboard: {table: {shape: round, size_m: 1.2, seating: 3+3}}")
+    config = parse("dashboard: {table: {shape: rect, size_m: 1.6, grip: arm extended}}")
+    assert config["dashboard"].table == TableTop("rect", 1.6, None, "arm extended")
+    with pytest.raises(ConfigError, match=r"^table\.yaml:5: dashboard\.table\.grip: must be "
+                                          r"one of .*'sideways'"):
+        parse("dashboard:\n  table:\n    shape: rect\n    size_m: 1.6\n    grip: sideways\n",
+              "table.yaml")
+
+
+def test_the_table_that_names_its_grip_is_judged_by_that_grip_alone():
+    """Eight in two rows fail at the chest (docs/PERFORMANCE.md); a table that plays with
+    the arm extended is judged by that grip, and without a grip by the worst."""
+    seats = list(range(1, 9))
+    worst = seating_report(TableTop("rect", 1.6, "3+3+1+1"), seats)
+    assert worst["table"]["grip"] is None
+    assert any("at the chest" in w["grips"] for w in worst["warnings"])
+    chest = seating_report(TableTop("rect", 1.6, "3+3+1+1", "at the chest"), seats)
+    assert chest["warnings"] and all(w["grips"] == ["at the chest"] for w in chest["warnings"])
+    extended = seating_report(TableTop("rect", 1.6, "3+3+1+1", "arm extended"), seats)
+    assert all(w["grips"] == ["arm extended"] for w in extended["warnings"])
+    assert len(extended["warnings"]) < len(worst["warnings"])
 
 
 def test_calibrate_walks_a_gun_through_its_players_and_turns_its_row_green(

@@ -47,10 +47,39 @@ def test_every_grip_standing_or_seated_counts_no_sweep_no_lowered_gun_and_no_wro
 
     from companion.tablesim.geometry import GRIPS
     for grip in GRIPS:
-        r = aim_accuracy.run_case((3, 4, "round", 1.2, "8", 3.0, True, grip, "mixed"))
+        r = aim_accuracy.run_case((3, 4, "round", 1.2, "8", 3.0, True, "typical", grip,
+                                  "mixed"))
         assert r["sweeps"] > 0 and r["tally"].get("sweep:seat", 0) == 0, r
         assert r["tally"].get("lower:seat", 0) == 0 and r["wrong"] == 0, r
         if GRIPS[grip].hides_badge:
             assert r["none"] > 0.5, r
         else:
             assert r["correct"] == 1.0, r
+
+
+def test_leaning_and_turned_players_at_offsets_1_to_5_count_no_wrong_seat_sweep_or_lowered_gun():
+    """The --grips bench with leaning and turned players at 1 to 5° (`--stances
+    leaning,turned --offsets 1,2,3,4,5`), at a CI size (two scenes a case, the round 1.2 m
+    table of 8): whatever a grip limits, no wrong seat, sweep or lowered gun is counted."""
+    import argparse
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import aim_accuracy
+
+    from companion.tablesim.geometry import GRIPS
+    offsets = (1.0, 2.0, 3.0, 4.0, 5.0)
+    todo = aim_accuracy.cases(argparse.Namespace(
+        seed=5, trials=2, optics="typical", grips=True, stances=("leaning", "turned"),
+        offsets=offsets))
+    assert {(c[-2], c[-1], c[5]) for c in todo} == {
+        (g, s, o) for g in GRIPS for s in ("leaning", "turned") for o in offsets}
+    results = [aim_accuracy.run_case(c) for c in todo if c[2:5] == ("round", 1.2, "8")]
+    assert len(results) == len(GRIPS) * 2 * len(offsets) * 2
+    for r in results:
+        assert r["wrong"] == 0, r
+        assert r["tally"].get("sweep:seat", 0) == 0, r
+        assert r["tally"].get("lower:seat", 0) == 0, r
+    for stance in ("leaning", "turned"):
+        mine = [r for r in results if r["stance"] == stance]
+        assert sum(r["sweeps"] for r in mine) > 20
+        assert sum(v for r in mine for k, v in r["tally"].items() if k.startswith("lower:")) > 20

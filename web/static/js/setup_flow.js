@@ -90,24 +90,30 @@ function seated() {
     .map((seat) => ({ seat, name: nameAt(seat), power: data.get(`power${seat}`) }));
 }
 
-// What only this page knows: the seats' guns and standees, the desk (the rest, the server
-// checks and says by its codes).
+// What only this page knows: the seats' guns and standees, the desk, the seating check's
+// verdict (the rest, the server checks and says by its codes).
 function problem(players, data) {
   const bare = table && players.map((p) => table.seats.find((s) => s.seat === p.seat)).find((s) => lacks(s));
   if (bare) return t(LACKS[lacks(bare)], { n: bare.seat });
   if (!players.some((p) => p.seat === Number(data.get("desk")))) return t("ref.desk_empty");
+  if (seating && seating.verdict === "refuse") return t("ref.seating_refused");
   return null;
 }
 
-// Can every gun tell the seated players apart? Asked once the game's player count is met.
+// Can every gun tell the seated players apart? Asked once the game's player count is met;
+// the server's verdict "refuse" (the table's own grip fails these seats) stops the start.
 let checkedSeats = "";
-function checkSeating() {
+let seating = null; // the seating check's last report, for `checkedSeats`
+async function checkSeating() {
   if (!table) return;
   const seats = seated().map((p) => p.seat);
   const { min, max } = table.players;
   if (seats.join() === checkedSeats) return;
   checkedSeats = seats.join();
-  showSeating(document.getElementById("setup-seating"), seats.length >= min && seats.length <= max ? seats : []);
+  seating = null;
+  const report = await showSeating(document.getElementById("setup-seating"),
+    seats.length >= min && seats.length <= max ? seats : []);
+  if (checkedSeats === seats.join()) seating = report;
 }
 
 export const refusalWords = (res) => (res.status === 409 ? t("ui.stale")
