@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.referee import ending, replay, views
+from companion.referee import ending, equipment, replay, views
 from companion.referee import stage as stages
 from companion.referee.commands import CommandError
 from companion.referee.game import Game, engine_setup
@@ -331,4 +331,4 @@ def view_of(s: State, names: dict[int, str], now: float) -> views.Snapshot:
         lay_down=frozenset(s.lay_down), ambiguous=dict(s.ambiguous),
         links=s.links.public(), voided=s.voided, journal_error=s.journal_error,
         replays=s.replays, names=dict(names), claimed=frozenset(s.claims),
-        stand_ins=dict(s.stand_ins))
+        stand_ins=dict(s.stand_ins), kit=equipment.heard(s.readings))
