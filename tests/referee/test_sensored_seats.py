@@ -87,3 +87,14 @@ def test_a_phone_view_says_what_its_own_sensors_read():
     dee = seat(4)["me"]
     assert dee["sensors"] == {}
     assert [b["group"] for b in dee["commands"]] == ["aim"] * 3
+
+
+def test_a_seat_without_sensors_not_entered_by_three_is_too_slow():
+    """As docs/REFEREE.md says: the countdown counts a manual seat as any other."""
+    port = LocalPort()
+    holdup(port)
+    port.do("countdown")
+    port.run_for(3000)
+    view = {p["name"]: p for p in port.table.public_state()["players"]}
+    assert view["Dee"]["counted_aim"] == {"target": None, "mark": "too_slow"}
+    assert view["Ana"]["counted_aim"] == {"target": "Bob", "mark": None}
