@@ -318,7 +318,7 @@ def seat_private(t: Snapshot, seat_no: int) -> dict[str, Any] | None:
         "card": p.card if not game.state.physical else None, "loot": p.loot[:],
         "legal": legal, **phone_commands(game.state, name,
                                          [a for a in legal if a["type"] not in sensed]),
-        "sensors": my_sensors(t, game, seat_no, sensed),
+        "sensors": my_sensors(t, game, seat_no, sensed) if p.alive else {},
         "overridden": overridden(game, p, t.sensors[seat_no]) if p.alive else [],
         "stand_in": t.stand_ins.get(seat_no),  # the bot this phone may hand the seat back to
     }
