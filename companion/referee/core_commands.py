@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from companion.referee import amend, core, equipment
+from companion.referee import amend, core
 from companion.referee import stage as stages
 from companion.referee.access import SENSED, check_player, check_sensed
 from companion.referee.commands import EXACT_VERSION, Auth, CommandError
@@ -73,7 +73,7 @@ def action(d: core.Decision, cmd: dict[str, Any], auth: Auth) -> None:
         raise CommandError("invalid", "override: true or false, and only for an aim or a "
                                       "posture (what the sensors read)")
     check_sensed(auth, act.player, game.seat_of[act.player], act.type,
-                 equipment.heard(d.s.readings), override)
+                 d.s.kit(), override)
     d.apply(act, core.OVERRIDE if override else "tablet" if auth.control else "phone")
 
 

@@ -55,7 +55,7 @@ def test_a_phone_speaks_to_its_owner_through_a_round(live, open_page):
     tap_until(live, lambda s: s.phase == "holdup")
     expect(turn).to_have_text("Your turn: aim your gun")
     # Ana's gun and standee are read at the table: her phone says what they read
-    # (a manual seat's aim buttons: test_sensored_seats.py)
+    # (a manual seat's aim buttons: test_sensored_phones.py)
     expect(ana.locator("#my-gun")).to_have_text("Your gun: lowered")
     expect(ana.locator("#my-standee")).to_have_text("Your standee: standing")
     expect(ana.locator('.choice-group[data-group="aim"] button')).to_have_count(0)

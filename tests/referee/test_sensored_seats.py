@@ -8,6 +8,11 @@ import pytest
 from local_table import NAMES8, LocalPort
 
 from companion.referee.commands import Auth, CommandError
+from companion.referee.equipment import Kit
+from companion.referee.journal import Journal
+from companion.referee.journal_replay import replay_boot
+from companion.referee.settings import RefereeSettings
+from companion.referee.table import Table
 
 CONTROL = Auth(control=True)
 
@@ -98,3 +103,25 @@ def test_a_seat_without_sensors_not_entered_by_three_is_too_slow():
     view = {p["name"]: p for p in port.table.public_state()["players"]}
     assert view["Dee"]["counted_aim"] == {"target": None, "mark": "too_slow"}
     assert view["Ana"]["counted_aim"] == {"target": "Bob", "mark": None}
+
+
+def test_the_configured_sensors_speak_before_they_report_and_replay_so(tmp_path):
+    """A seat the sensors' config gives a gun and a standee is sensored from the start
+    (before its hub's first report); the start's Boot keeps that, so the journal of inputs
+    replays the refusal decision for decision."""
+    pods = frozenset({1, 2, 3})  # Dee's seat 4 is in no pod: entered by hand
+    journal = Journal(tmp_path / "journal.sqlite3")
+    port = LocalPort()
+    port.table = Table("test", RefereeSettings(pin="2468"), journal, port.clock,
+                       sensored=Kit(pods, pods, pods))
+    port.do("new_game", players=NAMES8[:4], powers="none", seed=1)
+    for name in NAMES8[:4]:
+        port.act(type="choose", player=name, card="click")
+    with pytest.raises(CommandError) as refused:
+        action(port, Auth(seat=2), type="aim", player="Bob", target="Ana")
+    assert refused.value.extra["code"] == "sensored"
+    action(port, Auth(seat=4), type="aim", player="Dee", target="Ana")
+    assert sources(port) == [("aim", "Dee", "phone")]
+    port.table.settled()
+    replayed = replay_boot(journal, port.table.boot)
+    assert replayed.difference is None and replayed.inputs > 6
