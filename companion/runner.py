@@ -65,6 +65,7 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
     from companion.dashboard.server import DashboardServer
     from companion.league.reporter import Reporter
     from companion.league.roster_api import roster_blueprint
+    from companion.referee.equipment import configured
     from companion.referee.journal import Journal
     from companion.referee.mqtt_link import RefereeLink
     from companion.referee.table import Table
@@ -91,7 +92,8 @@ def start_table(config: Config, journal_path: str | None = None, host: str | Non
         raise
     sensors = config.sensors
     table = Table(config.table, referee, journal, SYSTEM_CLOCK,
-                  simulator=bridge.sim if sensors.simulated else None)
+                  simulator=bridge.sim if sensors.simulated else None,
+                  sensored=configured(sensors))
     if referee.buzzer_pin is not None:
         from companion.referee.buzzer import buzzer_for
         from companion.sensors.gpio import make_pin_factory

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Any, Literal
 
 from companion.referee.commands import Auth, CommandError, Refusals
+from companion.referee.equipment import Kit
 
 PIN_DIGITS = 6  # a generated PIN: at 600 guesses an hour, 35 days on average (api.PinGuard)
 HAND_FIELDS = ("card", "give", "discard")  # an action naming one of these tells a hand
@@ -56,6 +57,35 @@ def check_player(auth: Auth, player: str, action: dict[str, Any],
     elif auth.seat is None or player_at.get(auth.seat) != player:
         raise CommandError("forbidden", f"this phone acts only for {player_at.get(auth.seat)}"
                            if auth.seat else "a player's action needs its seat's phone")
+
+
+# The actions a seat's sensors give, each with the sensor that reads it: a seat whose gun's
+# aims are read (the hub's IR) or whose standee is read speaks through them alone.
+SENSED = {"aim": "gun", "courage": "standee"}
+
+
+def sensed_by(kit: Kit, seat: int, kind: str) -> str | None:
+    """The sensor ("gun", "standee") that gives this seat's `kind` of action, or None when
+    the seat has no such sensor (a manual seat: its phone or the tablet enters it)."""
+    part = SENSED.get(kind)
+    readers = {"gun": kit.ir, "standee": kit.standee}
+    return part if part is not None and seat in readers[part] else None
+
+
+def check_sensed(auth: Auth, player: str, seat: int, kind: str, kit: Kit,
+                 override: bool) -> None:
+    """A sensored seat's aim or posture comes from its sensors; only the Godfather's marked
+    override (the tablet, `override: true`) may enter it instead, and it is journaled so."""
+    if override and not auth.control:
+        raise CommandError("forbidden", "only the Godfather's tablet may override the sensors")
+    part = sensed_by(kit, seat, kind)
+    if part is None or override:
+        return
+    doing = "aims with the gun" if part == "gun" else "lies down or stays standing with " \
+                                                      "the standee"
+    raise CommandError("forbidden", f"{player} {doing} at the table: the {part}'s sensor "
+                       "says it, not a tap (the Godfather may override it on the tablet)",
+                       code="sensored", sensor=part)
 
 
 def _sign(secret: bytes, *parts: object) -> str:

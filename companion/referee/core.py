@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.referee import ending, replay, views
+from companion.referee import ending, equipment, replay, views
 from companion.referee import stage as stages
 from companion.referee.commands import CommandError
 from companion.referee.game import Game, engine_setup
@@ -73,6 +73,11 @@ class State:
     stand_ins: dict[int, str] = field(default_factory=dict)  # seat -> the bot playing it
     step_key: tuple[Any, ...] = ()  # the step commands are made about (see `step`)
     step_version: int = 0  # the version that step began at
+    configured: equipment.Kit = field(default_factory=equipment.Kit)  # the sensors' config
+
+    def kit(self) -> equipment.Kit:
+        """The seats whose sensors speak for them: configured, or heard (docs/REFEREE.md)."""
+        return self.configured | equipment.heard(self.readings)
 
     def fork(self) -> State:
         """A copy to decide on: what a command changes is its own, the rest shared."""
@@ -88,7 +93,9 @@ class State:
 
 def start(boot: Boot) -> State:
     """The first state of a session: the game the journal resumes, where it left off."""
-    state = State(boot.table, boot.timing, boot.version, boot.last_game, boot.at_ms)
+    state = State(boot.table, boot.timing, boot.version, boot.last_game, boot.at_ms,
+                  configured=equipment.Kit(*(frozenset(boot.sensored.get(part, ()))
+                                             for part in ("ir", "tilt", "standee"))))
     if boot.game is not None:
         r = boot.game
         load(state, r.id, r.setup, list(r.entries), r.last_seq)
@@ -331,4 +338,4 @@ def view_of(s: State, names: dict[int, str], now: float) -> views.Snapshot:
         lay_down=frozenset(s.lay_down), ambiguous=dict(s.ambiguous),
         links=s.links.public(), voided=s.voided, journal_error=s.journal_error,
         replays=s.replays, names=dict(names), claimed=frozenset(s.claims),
-        stand_ins=dict(s.stand_ins))
+        stand_ins=dict(s.stand_ins), kit=s.kit())

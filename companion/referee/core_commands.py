@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.referee import amend, core
 from companion.referee import stage as stages
-from companion.referee.access import check_player
+from companion.referee.access import SENSED, check_player, check_sensed
 from companion.referee.commands import EXACT_VERSION, Auth, CommandError
 from companion.referee.inputs import Command, Entry, Finish, Hold, NewGame, Rewrite, Undo
 from companion.referee.setup import check_setup
@@ -68,7 +68,13 @@ def action(d: core.Decision, cmd: dict[str, Any], auth: Auth) -> None:
     except FieldError as e:
         raise CommandError("invalid", str(e)) from None
     check_player(auth, act.player, act.to_dict(), game.player_at)
-    d.apply(act, "tablet" if auth.control else "phone")
+    override = cmd.get("override", False)
+    if not isinstance(override, bool) or (override and act.type not in SENSED):
+        raise CommandError("invalid", "override: true or false, and only for an aim or a "
+                                      "posture (what the sensors read)")
+    check_sensed(auth, act.player, game.seat_of[act.player], act.type,
+                 d.s.kit(), override)
+    d.apply(act, core.OVERRIDE if override else "tablet" if auth.control else "phone")
 
 
 def countdown(d: core.Decision, _cmd: dict[str, Any], _auth: Auth) -> None:

@@ -51,6 +51,7 @@ class Boot:
     version: int  # versions begin here (journal.boot() x VERSIONS_PER_BOOT)
     last_game: int  # the highest game number the journal has given
     game: Resumed | None
+    sensored: dict[str, tuple[int, ...]] = field(default_factory=dict)  # configured: part -> seats
 
 
 @dataclass(frozen=True)
@@ -228,7 +229,7 @@ def to_json(item: Boot | Input) -> tuple[str, str]:
                         for e in item.game.entries]}
         data: dict[str, Any] = {"table": item.table, "timing": asdict(item.timing),
                                 "version": item.version, "last_game": item.last_game,
-                                "game": game}
+                                "game": game, "sensored": item.sensored}
     elif isinstance(item, Heard):  # (a list: the hub's looks come dozens a second)
         f = item.fact
         return "Heard", json.dumps([f.kind, f.seat, f.value, f.t_ms, f.device],
@@ -251,7 +252,8 @@ def from_json(kind: str, at_ms: float, text: str) -> Boot | Input:
             int(game["id"]), dict(game["setup"]), tuple(entry_from(e) for e in game["entries"]),
             int(game["last_seq"]), {int(k): str(v) for k, v in game["claims"].items()})
         return Boot(at_ms, str(data["table"]), Timing(**data["timing"]), int(data["version"]),
-                    int(data["last_game"]), resumed)
+                    int(data["last_game"]), resumed,
+                    {k: tuple(map(int, v)) for k, v in data.get("sensored", {}).items()})
     if kind == "Heard":
         return Heard(at_ms, fact_from(data))
     if kind == "Command":

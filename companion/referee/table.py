@@ -23,6 +23,7 @@ from companion.clock import Clock
 from companion.referee import core, views
 from companion.referee.access import Access
 from companion.referee.commands import Auth, CommandError
+from companion.referee.equipment import Kit
 from companion.referee.game import Game
 from companion.referee.inputs import (
     Boot,
@@ -87,15 +88,18 @@ class StateField(Generic[T]):
 
 class Table:
     def __init__(self, name: str, settings: RefereeSettings, journal: Journal, clock: Clock,
-                 simulator: Any = None) -> None:
+                 simulator: Any = None, sensored: Kit | None = None) -> None:
         self.name, self.settings, self.journal, self.clock = name, settings, journal, clock
         self.simulator, self.timing = simulator, settings.timing
         self.access = Access(name, journal.secret(), settings.pin)
         self._lock = threading.RLock()
         self.boot = journal.boot()
         self.outbox = Outbox(journal, self.boot)
+        kit = sensored or Kit()  # the seats the sensors' config gives a gun or a standee
         start = Boot(clock.now_ms(), name, settings.timing, self.boot * VERSIONS_PER_BOOT,
-                     journal.last_game_number(), resumed(journal))
+                     journal.last_game_number(), resumed(journal),
+                     {"ir": tuple(sorted(kit.ir)), "tilt": tuple(sorted(kit.tilt)),
+                      "standee": tuple(sorted(kit.standee))})
         self.state = core.start(start)
         self._seq = 1  # the inputs' numbers in this start: its Boot is the first
         journal.commit([self._row(start, "{}")], [])

@@ -21,7 +21,9 @@ from functools import cached_property
 from typing import Any
 
 from companion.referee import board, ending
-from companion.referee.access import tells_a_hand
+from companion.referee.access import SENSED, sensed_by, tells_a_hand
+from companion.referee.amend import OVERRIDE
+from companion.referee.equipment import Kit
 from companion.referee.game import Game
 from companion.referee.labels import action_button, aiming_at_nobody, button
 from companion.referee.phone import phone_commands
@@ -77,6 +79,7 @@ class Snapshot:
     voided: str | None = None  # why the last countdown was called off
     journal_error: str | None = None  # the journal cannot be written: play is paused
     replays: tuple[dict[str, Any], ...] = ()  # this round's countdowns, as read (replay.py)
+    kit: Kit = field(default_factory=Kit)  # the seats whose sensors speak for them (aims, postures)
 
     @cached_property
     def legal(self) -> list[Any]:
@@ -121,7 +124,11 @@ def public(t: Snapshot) -> dict[str, Any]:
             "gun": "up" if t.sensors[seat]["raised"] else "down",
             "standee": board.standee(s, p, t.sensors[seat]["posture"] == "down",
                                      p.name in t.lay_down) if p.alive else None,
-            "marks": board.marks(game, p, ambiguous, this_round) if p.alive else [],
+            "marks": (board.marks(game, p, ambiguous, this_round)
+                      + override_mark(overridden(game, p, t.sensors[seat]))) if p.alive else [],
+            "sensored": {part: sensed_by(t.kit, seat, kind) is not None
+                         for kind, part in SENSED.items()},
+            "overridden": overridden(game, p, t.sensors[seat]),
             "bot": None if seat in t.claimed else t.stand_ins.get(seat),  # who plays it
         })
     base.update({
@@ -179,6 +186,24 @@ def waiting_text(t: Snapshot, s: GameState, over: bool) -> dict[str, Any]:
             if stand_up else None}
 
 
+def overridden(game: Game, p: Any, sensors: dict[str, Any]) -> list[str]:
+    """What the Godfather entered for this player instead of the sensors: this round's
+    counted aim or posture (journaled with the source `override`), and every reading
+    replaced now (`aim`, `raised`, `posture`)."""
+    out = []
+    for kind, counted in (("aim", p.aimed), ("courage", p.down is not None)):
+        last = next((src for a, src in zip(reversed(game.actions), reversed(game.sources),
+                                            strict=True)
+                     if a.type == kind and a.player == p.name), None)
+        if counted and last == OVERRIDE:
+            out.append(kind)
+    return out + [f for f in sensors["manual"] if f not in out]
+
+
+def override_mark(facts: list[str]) -> list[Text]:
+    return [text("seat.override") | {"kind": "override"}] if facts else []
+
+
 def counted_aim(t: Snapshot, game: Game, name: str) -> dict[str, Any] | None:
     """The aim the rules counted this round, apart from what the gun reads now: None
     until counted; `mark` is "too_slow" (counted, at nobody) or "ambiguous" (the gun saw
@@ -205,7 +230,8 @@ def control(t: Snapshot) -> dict[str, Any]:
         a.to_dict() for a in legal_actions(game.state) if not tells_a_hand(a.to_dict())]
     out["legal"] = legal
     aimless = aiming_at_nobody(game.state) if game else frozenset()
-    out["commands"] = referee_commands(t) + [action_button(a, aimless=aimless) for a in legal]
+    out["commands"] = referee_commands(t) + [
+        overriding(action_button(a, aimless=aimless), t.kit, game) for a in legal]
     out["deal"] = deal_form(game.state) if game else None
     out["replays"] = [r | {"rows": [row | {"recount": recounts(r, row, game)}
                                     for row in r["rows"]]}
@@ -215,6 +241,15 @@ def control(t: Snapshot) -> dict[str, Any]:
         for seat, name in sorted(game.player_at.items())
     ]
     return out
+
+
+def overriding(b: dict[str, Any], kit: Kit, game: Game | None) -> dict[str, Any]:
+    """A tablet button for what a seat's sensors say (an aim, a posture): the Godfather's
+    override, sent and shown as such; any other button as it is."""
+    a = b["command"]["action"]
+    if game is None or sensed_by(kit, game.seat_of[a["player"]], a["type"]) is None:
+        return b
+    return b | {"command": b["command"] | {"override": True}, "override": True}
 
 
 def referee_commands(t: Snapshot) -> list[dict[str, Any]]:
@@ -276,13 +311,36 @@ def seat_private(t: Snapshot, seat_no: int) -> dict[str, Any] | None:
     name = game.player_at[seat_no]
     p = game.state.players[game.state.index[name]]
     hand = None if game.state.physical else {"bang": p.bang, "click": p.click}
-    legal = [a.to_dict() for a in t.legal if a.player == name]
+    sensed = frozenset(k for k in SENSED if sensed_by(t.kit, seat_no, k))
+    legal = [a.to_dict() for a in t.legal if a.player == name]  # the rules' (the bots read it)
     return {
         "seat": seat_no, "player": name, "power": p.power, "hand": hand,
         "card": p.card if not game.state.physical else None, "loot": p.loot[:],
-        "legal": legal, **phone_commands(game.state, name, legal),
+        "legal": legal, **phone_commands(game.state, name,
+                                         [a for a in legal if a["type"] not in sensed]),
+        "sensors": my_sensors(t, game, seat_no, sensed) if p.alive else {},
+        "overridden": overridden(game, p, t.sensors[seat_no]) if p.alive else [],
         "stand_in": t.stand_ins.get(seat_no),  # the bot this phone may hand the seat back to
     }
+
+
+def my_sensors(t: Snapshot, game: Game, seat_no: int,
+               sensed: frozenset[str]) -> dict[str, Text]:
+    """What this seat's own gun and standee read now, as its player reads it: "held on
+    Jonas", "raised, on no single player", "lowered"; "standing", "lying down"."""
+    now, out = t.sensors[seat_no], {}
+    if "aim" in sensed:
+        aim, name = now["aim"], game.player_at[seat_no]
+        if seat_no in t.kit.tilt and not now["raised"]:
+            out["gun"] = text("phone.gun_lowered")
+        elif name in t.ambiguous or aim not in game.player_at or aim == seat_no:
+            out["gun"] = text("phone.gun_ambiguous")
+        else:
+            out["gun"] = text("phone.gun_held", target=game.player_at[aim])
+    if "courage" in sensed:
+        out["standee"] = text("phone.standee_down" if now["posture"] == "down"
+                              else "phone.standee_up")
+    return out
 
 
 def compact_json(value: Any) -> bytes:

@@ -209,9 +209,9 @@ def test_the_countdown_button_is_there_exactly_when_the_server_offers_it(live, o
         return any(b["command"] == {"type": "countdown"}
                    for b in table.control_state()["commands"])
 
-    def act(action: dict) -> None:
-        table.command({"type": "action", "version": table.version, "action": action},
-                      Auth(control=True))
+    def act(action: dict) -> None:  # (an aim: the Godfather's override of the sensors)
+        table.command({"type": "action", "version": table.version, "action": action,
+                       "override": action["type"] == "aim"}, Auth(control=True))
 
     expect(page.locator(".act-choose")).to_have_count(4)
     assert not offered()

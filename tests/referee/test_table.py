@@ -285,7 +285,7 @@ def test_a_restart_resumes_the_game_where_the_journal_left_it(tmp_path):
     for key in ("round", "phase", "table", "events", "winners", "godfather", "split"):
         assert after[key] == before[key]
     for p in (*before["players"], *after["players"]):
-        del p["sensors"], p["gun"]  # the guns' readings come back with the sensors
+        del p["sensors"], p["gun"], p["sensored"]  # these come back with the sensors
     assert after["players"] == before["players"]
     # phone links still work
     assert again.table.access.seat_token(2) == port.table.access.seat_token(2)
@@ -330,10 +330,11 @@ def test_an_ambiguous_aim_is_left_to_the_godfather():
     assert p["Dee"]["aimed"] is False and p["Dee"]["ambiguous"] == ["Bob", "Cyd"]
     assert "Dee" in port.table.public_state()["waiting_for"]
     assert {"type": "aim", "player": "Dee", "target": "Cyd"} in port.legal({})
-    port.act(type="aim", player="Dee", target="Cyd")  # the Godfather decides
+    port.do("action", action={"type": "aim", "player": "Dee", "target": "Cyd"},
+            override=True)  # the Godfather decides, overriding Dee's gun
     p = players(port)
     assert p["Dee"]["target"] == "Cyd" and p["Dee"]["ambiguous"] == []
-    assert port.table.game.sources[-1] == "tablet"
+    assert port.table.game.sources[-1] == "override"
 
 
 def test_the_time_driver_sleeps_until_something_is_due():

@@ -248,9 +248,10 @@ def test_an_ambiguous_aim_is_marked_until_the_godfather_decides():
     port.run_for(3000)
     dee = players(port.table.public_state())["Dee"]
     assert dee["counted_aim"] == {"target": None, "mark": "ambiguous", "seen": ["Bob", "Cyd"]}
-    port.act(type="aim", player="Dee", target="Cyd")
-    assert players(port.table.public_state())["Dee"]["counted_aim"] == {
-        "target": "Cyd", "mark": None}
+    port.do("action", action={"type": "aim", "player": "Dee", "target": "Cyd"}, override=True)
+    dee = players(port.table.public_state())["Dee"]
+    assert dee["counted_aim"] == {"target": "Cyd", "mark": None}
+    assert dee["overridden"] == ["aim"] and "override" in [m["kind"] for m in dee["marks"]]
 
 
 # -- why these winners ---------------------------------------------------------------------

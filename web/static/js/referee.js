@@ -43,6 +43,10 @@ const drawButton = (b) => {
   const a = b.command.action;
   const attrs = a ? { "data-action": JSON.stringify(a), class: `big act-${a.type}` }
     : { "data-command": b.command.type, class: b.primary ? "big primary" : "big" };
+  if (b.override) { // a sensored seat's aim or posture: the Godfather's override, said so
+    attrs["data-override"] = "yes";
+    attrs.title = t("ref.override_tap");
+  }
   return button(buttonLabel(b), () => command(b.command), attrs);
 };
 

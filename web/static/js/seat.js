@@ -46,6 +46,19 @@ function drawActions(commands) {
     })))));
 }
 
+// A sensored seat's aim and posture come from its gun and standee (no button for them): the
+// phone says what they read now, as the server worded it, and marks the Godfather's override.
+function drawSensors(me) {
+  const sensors = me.sensors || {};
+  document.getElementById("my-sensors").hidden = !sensors.gun && !sensors.standee;
+  for (const [id, reading] of [["my-gun", sensors.gun], ["my-standee", sensors.standee]]) {
+    const line = document.getElementById(id);
+    line.hidden = !reading;
+    line.textContent = reading ? say(reading) : "";
+  }
+  document.getElementById("my-override").hidden = !me.overridden?.length;
+}
+
 function render(s) {
   state = s;
   document.getElementById("step").textContent = statusLine(s);
@@ -65,6 +78,7 @@ function render(s) {
   turn.hidden = !me.turn;
   turn.textContent = me.turn ? t(me.turn) : "";
   drawActions(me.commands);
+  drawSensors(me);
   const back = document.getElementById("hand-back");
   back.hidden = !me.stand_in;
   if (me.stand_in) back.textContent = t("phone.hand_back", { style: t(`bot.${me.stand_in}`) });
