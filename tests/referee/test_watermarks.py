@@ -13,7 +13,7 @@ from local_table import CONTROL, NAMES8, LocalPort
 
 from companion.referee.journal import Journal
 from companion.referee.journal_replay import replay_game
-from companion.referee.mqtt_link import BROKER
+from companion.referee.mqtt_link import BROKER, probe_sent
 from companion.referee.watermarks import STALE_MS, WAIT_MS
 from companion.sensors.facts import Fact
 
@@ -167,3 +167,10 @@ def test_every_trial_replays_from_its_journal(outcomes, tmp_path_factory):
     for i in range(0, TRIALS, 20):
         _, done = replay_game(Journal(folder / f"{i}.sqlite3"), 1)
         assert done.difference is None, (i, done.difference)
+
+
+@pytest.mark.parametrize(("payload", "sent"), [
+    (b"1700000000123.456", 1700000000123.456), (b"", None), (b"nan", None), (b"inf", None),
+    (b"-5", None), (b"\xff", None), (b"12 ms", None)])
+def test_only_a_probe_send_time_is_taken_from_the_echo(payload, sent):
+    assert probe_sent(payload) == sent
