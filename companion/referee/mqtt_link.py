@@ -37,6 +37,10 @@ EVENT_TYPES = {"wounded": "wounded", "eliminated": "eliminated", "lay_down": "la
 BROKER = "broker"  # a link's name; a sensor device's is "device:<id>"
 PROBE_EVERY_S = 0.2  # the referee sends itself a message through the broker this often
 PROBE_SILENT_S = 0.7  # no echo for this long while connected: the broker is not answering
+# Outside a countdown an echo goes to the referee (and its journal) only this often: enough
+# to keep the broker a source the next count waits for (watermarks.STALE_MS), at a row a
+# second rather than five; an outage is then dated up to this much early, never late.
+ECHO_IDLE_S = 1.0
 PLAYER_EVENTS = ("shot", "wounded", "eliminated", "lay_down", "loot_taken", "godfather")
 
 
@@ -61,6 +65,7 @@ class RefereeLink:
         self._probe_topic = topics.referee_probe
         self._echo_at = _seconds()
         self._silent = False  # the probe, not the connection, says the broker is down
+        self._fed_at = float("-inf")  # when an echo last went to the table
         self._sent_version = -1
         self._sent_events = 0
         self._game: int | None = None
@@ -99,7 +104,10 @@ class RefereeLink:
         if self._silent:
             self._silent = False
             self.table.link(BROKER, True, "answering again")
-        self.table.echo(sent)
+        if self.table.stage.name in ("countdown", "kid") or \
+                self._echo_at - self._fed_at >= ECHO_IDLE_S:
+            self._fed_at = self._echo_at
+            self.table.echo(sent)
 
     def _on_device(self, _topic: str, payload: bytes) -> None:
         """A sensor device online or not, and a hub's slot schedule (the order of the masks
