@@ -215,8 +215,9 @@ class Decision:
     def heard(self, inp: Heard) -> None:
         s, fact = self.s, inp.fact
         s.readings.add(fact)
-        if fact.kind == "seen":  # a round's looks, dozens a second: the matrix is read,
-            s.marks.advance(fact.device[:32], fact.t_ms)  # not pushed; the hub's watermark
+        if fact.kind == "seen":  # a round's looks, dozens a second: the matrix is read, not
+            # pushed; its time is the hub's watermark, named as its link is (mqtt_link)
+            s.marks.advance(f"device:{fact.device[:32]}", fact.t_ms)
             self.due()
             return
         if fact.kind == "posture" and fact.value == "down" and s.game:

@@ -109,6 +109,16 @@ def test_an_outage_is_dated_from_the_last_message_heard_not_from_its_detection()
     assert port.table.state.voided == "broker went down (not answering)"
 
 
+def test_a_hub_outage_is_dated_from_its_last_round():
+    port = LocalPort()
+    last = port.clock.now_ms()
+    round_at(port, last, device="hub-1")
+    port.clock.advance(700)  # the bridge calls it silent after board_silence_ms
+    port.table.link("device:hub-1", False, "silent")
+    assert port.table.public_state()["links"] == [
+        {"link": "device:hub-1", "reason": "silent", "since_ms": last}]
+
+
 def test_a_source_silent_long_before_the_count_does_not_hold_it():
     port = LocalPort()
     round_at(port, port.clock.now_ms(), device="old hub")  # a hub taken off the table
