@@ -347,7 +347,7 @@ def deciding(s: State, inp: Heard) -> bool:
     """Whether a fact may let a countdown waiting for it be decided (the state is then
     forked, as for any input that may write)."""
     return (inp.fact.kind == "seen" and s.stage.name in ("countdown", "kid")
-            and inp.at_ms >= s.stage.decide_ms)
+            and max(s.now_ms, inp.at_ms) >= s.stage.decide_ms)
 
 
 def stand_ins(d: Decision, inp: StandIns) -> None:
