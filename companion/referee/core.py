@@ -24,6 +24,7 @@ from companion.referee.inputs import (
     Changed,
     Claim,
     Command,
+    Echo,
     Effect,
     Entry,
     Heard,
@@ -42,6 +43,7 @@ from companion.referee.links import Links
 from companion.referee.readings import Readings
 from companion.referee.stage import Sensed, Stage
 from companion.referee.timing import Timing
+from companion.referee.watermarks import BROKER, WAIT_MS, Watermarks
 from companion.rules import Action, RuleError, apply_in_place, new_game
 from companion.rules.events import Event, GameOver, RoundBegun, Wounded
 from companion.rules.state import HOLDUP
@@ -61,6 +63,7 @@ class State:
     revision: int = 0  # bumped by every change at all, sensor readings included
     readings: Readings = field(default_factory=Readings)
     links: Links = field(default_factory=Links)  # the referee never decides blind
+    marks: Watermarks = field(default_factory=Watermarks)  # how far each source was heard
     game: Game | None = None
     stage: Stage = field(default_factory=Stage)
     paused: bool = False
@@ -86,6 +89,7 @@ class State:
             game = replace(game, actions=list(game.actions), sources=list(game.sources),
                            seqs=list(game.seqs), times=list(game.times))
         return replace(self, readings=self.readings.fork(), links=self.links.copy(),
+                       marks=self.marks.copy(),
                        game=game, lay_down=dict(self.lay_down),
                        ambiguous=dict(self.ambiguous), claims=dict(self.claims),
                        stand_ins=dict(self.stand_ins))
@@ -218,8 +222,11 @@ class Decision:
     def heard(self, inp: Heard) -> None:
         s, fact = self.s, inp.fact
         s.readings.add(fact)
-        if fact.kind == "seen":
-            return  # a round's looks, dozens a second: the matrix is read, not pushed
+        if fact.kind == "seen":  # a round's looks, dozens a second: the matrix is read, not
+            # pushed; its time is the hub's watermark, named as its link is (mqtt_link)
+            s.marks.advance(f"device:{fact.device[:32]}", fact.t_ms)
+            self.due()
+            return
         if fact.kind == "posture" and fact.value == "down" and s.game:
             name = s.game.player_at.get(fact.seat)
             if name in s.lay_down and fact.t_ms >= s.lay_down[name]:
@@ -230,11 +237,16 @@ class Decision:
 
     def link(self, inp: Link) -> None:
         s = self.s
-        if not s.links.set(inp.name, inp.up, inp.reason, s.now_ms):
+        if not s.links.set(inp.name, inp.up, inp.reason, s.now_ms, s.marks.last(inp.name)):
             return
         if not inp.up and s.stage.name in ("countdown", "kid"):
             self.void(f"{inp.name} went down ({inp.reason})")
         self.changed(game=True)
+
+    def echo(self, inp: Echo) -> None:
+        """The broker passed on everything it had by the probe's sending: its watermark."""
+        self.s.marks.advance(BROKER, min(inp.sent_ms, inp.at_ms))  # never ahead of now
+        self.due()
 
     def claim(self, inp: Claim) -> None:
         from companion.referee.inputs import Hold
@@ -266,8 +278,24 @@ class Decision:
         if stages.beat(st, s.now_ms) != st:
             s.stage = stages.beat(st, s.now_ms)
             self.changed(game=False)
-        if s.now_ms >= st.decide_ms:
+        self.due()
+
+    def due(self) -> None:
+        """Decide the countdown once its time has come and every source it rests on has
+        been heard past its window's end (watermarks.py); call it off if one is still
+        behind WAIT_MS later."""
+        s, st = self.s, self.s.stage
+        if s.paused or st.name not in ("countdown", "kid") or s.now_ms < st.decide_ms:
+            return
+        behind = s.marks.behind(window_end(st, s.timing), st.beats_ms[0])
+        if not behind:
             self.snapshot(st)
+        elif s.now_ms >= st.decide_ms + WAIT_MS:
+            late = ", ".join(f"{b.source} heard only up to {b.mark_ms - st.three_ms:+.0f} ms"
+                             for b in behind)
+            self.void(f"the count could not be completed: {late} from \"three\", the "
+                      f"count needs {window_end(st, s.timing) - st.three_ms:+.0f} ms")
+            self.changed(game=True)
 
     def snapshot(self, st: Stage) -> None:
         s = self.s
@@ -300,11 +328,11 @@ def reduce(state: State, inp: Input) -> tuple[State, list[Effect]]:
     """The state after `inp`, and what the shell must do (module docstring)."""
     from companion.referee.core_commands import command
 
-    work = state if isinstance(inp, Heard) else state.fork()
+    work = state if isinstance(inp, Heard) and not deciding(state, inp) else state.fork()
     work.now_ms = max(state.now_ms, inp.at_ms)
     d = Decision(work)
     handlers: dict[type, Callable[[Any], None]] = {
-        Heard: d.heard, Link: d.link, Claim: d.claim, Tick: d.tick,
+        Heard: d.heard, Link: d.link, Echo: d.echo, Claim: d.claim, Tick: d.tick,
         JournalFailed: d.journal_failed, Command: lambda i: command(d, i),
         Schedule: lambda i: work.readings.matrix.schedule(i.seats, i.slot_us),
         StandIns: lambda i: stand_ins(d, i),
@@ -317,6 +345,18 @@ def reduce(state: State, inp: Input) -> tuple[State, list[Effect]]:
     return work, d.out
 
 
+def window_end(st: Stage, timing: Timing) -> float:
+    """The last moment a countdown's decision reads (its decision time less the settle)."""
+    return st.decide_ms - timing.settle_ms
+
+
+def deciding(s: State, inp: Heard) -> bool:
+    """Whether a fact may let a countdown waiting for it be decided (the state is then
+    forked, as for any input that may write)."""
+    return (inp.fact.kind == "seen" and s.stage.name in ("countdown", "kid")
+            and max(s.now_ms, inp.at_ms) >= s.stage.decide_ms)
+
+
 def stand_ins(d: Decision, inp: StandIns) -> None:
     d.s.stand_ins = dict(inp.bots)
     d.changed(game=False)
@@ -324,8 +364,12 @@ def stand_ins(d: Decision, inp: StandIns) -> None:
 
 def next_deadline(s: State, now: float) -> float | None:
     """When a `Tick` next has something to do, on the table's clock; None: only another
-    input can give the referee work."""
-    return stages.next_deadline(s.game, s.stage, s.paused, s.readings, now, s.timing)
+    input can give the referee work. A countdown waiting for a source (`Decision.due`)
+    is next called off; the input that completes its data decides it before then."""
+    due = stages.next_deadline(s.game, s.stage, s.paused, s.readings, now, s.timing)
+    if due is not None and s.stage.name in ("countdown", "kid") and now >= s.stage.decide_ms:
+        return s.stage.decide_ms + WAIT_MS
+    return due
 
 
 def view_of(s: State, names: dict[int, str], now: float) -> views.Snapshot:

@@ -91,6 +91,15 @@ class Link:
 
 
 @dataclass(frozen=True)
+class Echo:
+    """The referee's probe came back through the broker: whatever the broker had by
+    `sent_ms` (when the probe was sent, on the table's clock) has been passed on."""
+
+    at_ms: float
+    sent_ms: float
+
+
+@dataclass(frozen=True)
 class Schedule:
     """A hub's slots in force: its seats in slot order and the slot length."""
 
@@ -123,7 +132,7 @@ class JournalFailed:
     reason: str
 
 
-Input = Heard | Command | Claim | Link | Schedule | Tick | StandIns | JournalFailed
+Input = Heard | Command | Claim | Link | Echo | Schedule | Tick | StandIns | JournalFailed
 
 
 # -- effects: what the shell carries out ---------------------------------------------------
@@ -262,6 +271,8 @@ def from_json(kind: str, at_ms: float, text: str) -> Boot | Input:
         return Claim(at_ms, int(data["seat"]), str(data["digest"]))
     if kind == "Link":
         return Link(at_ms, str(data["name"]), bool(data["up"]), str(data["reason"]))
+    if kind == "Echo":
+        return Echo(at_ms, float(data["sent_ms"]))
     if kind == "Schedule":
         return Schedule(at_ms, tuple(data["seats"]), int(data["slot_us"]))
     if kind == "Tick":

@@ -1,7 +1,9 @@
 """What the referee can hear: the broker and each sensor device, up or down, and since when.
 
 The referee never decides blind: no countdown starts while a link is down, and a countdown
-during which one went down is voided and offered again, never settled as "nobody".
+during which one went down is voided and offered again, never settled as "nobody". An
+outage is dated from the last message heard from the link (watermarks.py), not from when
+its loss was noticed.
 """
 
 from __future__ import annotations
@@ -29,14 +31,18 @@ class Links:
         twin._outages = [replace(o) for o in self._outages]
         return twin
 
-    def set(self, link: str, up: bool, reason: str, now_ms: float) -> bool:
-        """Record a link's state; True if it changed."""
+    def set(self, link: str, up: bool, reason: str, now_ms: float,
+            since_ms: float | None = None) -> bool:
+        """Record a link's state; True if it changed. A lost link's outage is dated from
+        `since_ms`, the last message heard from it (a hang is detected only some time after
+        it began), else from now."""
         current = self._open(link)
         if up and current is not None:
             current.end_ms = now_ms
             return True
         if not up and current is None:
-            self._outages = [*self._outages[-(KEPT - 1):], Outage(link, reason, now_ms)]
+            start = now_ms if since_ms is None else min(since_ms, now_ms)
+            self._outages = [*self._outages[-(KEPT - 1):], Outage(link, reason, start)]
             return True
         return False
 

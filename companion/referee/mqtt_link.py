@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import threading
 from typing import Any
 
@@ -36,6 +37,10 @@ EVENT_TYPES = {"wounded": "wounded", "eliminated": "eliminated", "lay_down": "la
 BROKER = "broker"  # a link's name; a sensor device's is "device:<id>"
 PROBE_EVERY_S = 0.2  # the referee sends itself a message through the broker this often
 PROBE_SILENT_S = 0.7  # no echo for this long while connected: the broker is not answering
+# Outside a countdown an echo goes to the referee (and its journal) only this often: enough
+# to keep the broker a source the next count waits for (watermarks.STALE_MS), at a row a
+# second rather than five; an outage is then dated up to this much early, never late.
+ECHO_IDLE_S = 1.0
 PLAYER_EVENTS = ("shot", "wounded", "eliminated", "lay_down", "loot_taken", "godfather")
 
 
@@ -60,6 +65,7 @@ class RefereeLink:
         self._probe_topic = topics.referee_probe
         self._echo_at = _seconds()
         self._silent = False  # the probe, not the connection, says the broker is down
+        self._fed_at = float("-inf")  # when an echo last went to the table
         self._sent_version = -1
         self._sent_events = 0
         self._game: int | None = None
@@ -83,16 +89,25 @@ class RefereeLink:
         while not stop.wait(PROBE_EVERY_S):
             if not self.bus.connected.is_set():
                 continue
-            self.bus.publish(self._probe_topic, b"", qos=0)
+            sent = self.table.clock.now_ms()  # (the table's clock: the echo is its watermark)
+            self.bus.publish(self._probe_topic, f"{sent:.3f}".encode(), qos=0)
             if not self._silent and _seconds() - self._echo_at > PROBE_SILENT_S:
                 self._silent = True
                 self.table.link(BROKER, False, "not answering")
 
-    def _on_echo(self, _topic: str, _payload: bytes) -> None:
+    def _on_echo(self, _topic: str, payload: bytes) -> None:
+        sent = probe_sent(payload)
+        if sent is None:
+            log.warning("referee probe: not a probe's send time (%r), ignored", payload[:40])
+            return
         self._echo_at = _seconds()
         if self._silent:
             self._silent = False
             self.table.link(BROKER, True, "answering again")
+        if self.table.stage.name in ("countdown", "kid") or \
+                self._echo_at - self._fed_at >= ECHO_IDLE_S:
+            self._fed_at = self._echo_at
+            self.table.echo(sent)
 
     def _on_device(self, _topic: str, payload: bytes) -> None:
         """A sensor device online or not, and a hub's slot schedule (the order of the masks
@@ -141,6 +156,15 @@ class RefereeLink:
     def _discovery(self) -> None:
         for topic, config in discovery(self.topics, self.prefix).items():
             self.bus.publish(topic, json.dumps(config), retain=True)
+
+
+def probe_sent(payload: bytes) -> float | None:
+    """When an echoed probe was sent (the table's clock, in ms); None if it is not one."""
+    try:
+        sent = float(payload.decode("ascii"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return sent if math.isfinite(sent) and sent >= 0 else None
 
 
 def hub_schedule(payload: bytes) -> tuple[tuple[int, ...], int] | None:

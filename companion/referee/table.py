@@ -30,6 +30,7 @@ from companion.referee.inputs import (
     Changed,
     Claim,
     Command,
+    Echo,
     Effect,
     Heard,
     Input,
@@ -195,6 +196,10 @@ class Table:
     def link(self, name: str, up: bool, reason: str) -> None:
         """The broker or a sensor device went down or came back (see links.py)."""
         self._feed(lambda now: Link(now, name, up, reason))
+
+    def echo(self, sent_ms: float) -> None:
+        """The broker echoed the probe sent at `sent_ms`: its watermark (watermarks.py)."""
+        self._feed(lambda now: Echo(now, sent_ms))
 
     def schedule(self, seats: tuple[int, ...], slot_us: int) -> None:
         """A hub's slots in force (the order of the masks in its looks)."""

@@ -44,6 +44,8 @@ def settled_holdup(port: LocalPort) -> dict[str, dict[str, Any]]:
     at(port, "raised", 5, False, three - 200)
     for dt in range(100, 160, 10):  # Bob's gun sweeps across Dee's badge, never held
         port.table.on_fact(Fact("seen", 0, (0, 0b01000, 0, 0, 0), three + dt, "test"))
+    # the hub's next rounds: the count's data is complete (its watermark passed the cutoff)
+    port.table.on_fact(Fact("seen", 0, (0, 0, 0, 0, 0), three + 1010, "test"))
     port.run_for(three + 1300 - port.clock.now_ms())
     (replay,) = port.table.public_state()["replays"]
     assert replay["step"] == "holdup" and replay["cutoff_ms"] == 1000 and replay["hold_ms"] == 500
