@@ -11,7 +11,6 @@ Commands live in core_commands.py; the countdown's reading of the sensors in sta
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -23,19 +22,14 @@ from companion.referee.inputs import (
     Boot,
     Changed,
     Claim,
-    Command,
     Echo,
     Effect,
     Entry,
     Heard,
-    Input,
     JournalFailed,
     Link,
     Log,
     Record,
-    Refused,
-    Schedule,
-    StandIns,
     Tick,
     Write,
 )
@@ -324,42 +318,9 @@ class Decision:
         self.changed(game=True)
 
 
-def reduce(state: State, inp: Input) -> tuple[State, list[Effect]]:
-    """The state after `inp`, and what the shell must do (module docstring)."""
-    from companion.referee.core_commands import command
-
-    work = state if isinstance(inp, Heard) and not deciding(state, inp) else state.fork()
-    work.now_ms = max(state.now_ms, inp.at_ms)
-    d = Decision(work)
-    handlers: dict[type, Callable[[Any], None]] = {
-        Heard: d.heard, Link: d.link, Echo: d.echo, Claim: d.claim, Tick: d.tick,
-        JournalFailed: d.journal_failed, Command: lambda i: command(d, i),
-        Schedule: lambda i: work.readings.matrix.schedule(i.seats, i.slot_us),
-        StandIns: lambda i: stand_ins(d, i),
-    }
-    try:
-        handlers[type(inp)](inp)
-    except CommandError as e:
-        state.now_ms = work.now_ms
-        return state, [Refused(e.kind, e.message, e.extra)]
-    return work, d.out
-
-
 def window_end(st: Stage, timing: Timing) -> float:
     """The last moment a countdown's decision reads (its decision time less the settle)."""
     return st.decide_ms - timing.settle_ms
-
-
-def deciding(s: State, inp: Heard) -> bool:
-    """Whether a fact may let a countdown waiting for it be decided (the state is then
-    forked, as for any input that may write)."""
-    return (inp.fact.kind == "seen" and s.stage.name in ("countdown", "kid")
-            and max(s.now_ms, inp.at_ms) >= s.stage.decide_ms)
-
-
-def stand_ins(d: Decision, inp: StandIns) -> None:
-    d.s.stand_ins = dict(inp.bots)
-    d.changed(game=False)
 
 
 def next_deadline(s: State, now: float) -> float | None:

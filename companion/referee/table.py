@@ -2,7 +2,7 @@
 
 Sensor facts, tablet and phone commands, claims, link changes and the time driver's
 ticks arrive here on different threads. Under one lock each becomes a typed input,
-stamped with the table's clock, and goes through `core.reduce`; the input is journaled
+stamped with the table's clock, and goes through `reducer.reduce`; the input is journaled
 with what was decided (and, when the core accepted an action or any other write, on disk
 with it before anything is shown: the only I/O under the lock). Then the outbox thread
 (outbox.py) takes the view's digest, calls the listeners and writes the rest, in order,
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar, cast
 
 from companion.clock import Clock
-from companion.referee import core, views
+from companion.referee import core, reducer, views
 from companion.referee.access import Access
 from companion.referee.commands import Auth, CommandError
 from companion.referee.equipment import Kit
@@ -117,7 +117,7 @@ class Table:
         """Decide one input, stamped now; journal it; hand the rest to the outbox."""
         with self._lock:
             inp = make(self.clock.now_ms())
-            new, effects = core.reduce(self.state, inp)
+            new, effects = reducer.reduce(self.state, inp)
             if not effects and isinstance(inp, Tick):
                 return effects, new  # nothing was due: not an input acted on
             self._seq += 1
