@@ -21,7 +21,9 @@ y to its left, z up through its top). Pure, for the hub (MicroPython) and the co
 - **Gyro bias**: a MEMS gyro reads up to ±10 °/s at rest; the hub learns it: the mean of
   the first `LEARN` samples while the gun is lowered (on the table or in a lap) and not
   swung (within `BIAS_GATE_DPS` of the estimate: a bias and a tremor at most), then a
-  slow average (`BIAS_MS`) of the samples taken while the gun is still or lowered.
+  slow average (`BIAS_MS`) of the samples taken while the gun is still or lowered, each
+  of them within `BIAS_GATE_DPS` of the estimate too: the rate over `RATE_MS` lags a
+  movement's first sample, which must not be learnt as a bias.
 """
 
 import math
@@ -103,16 +105,21 @@ class GunMotion:
 
     def _learn(self, gy, gz, dt):
         """The mean of the first LEARN samples taken while lowered (tremor and drift
-        average out); then a slow average (BIAS_MS) of those taken while the gun is still,
-        or lowered and calm (a slow sweep teaches nothing; a gun let down corrects any
-        error, however large)."""
-        calm = abs(gy - self._bias_y) <= BIAS_GATE_DPS and abs(gz - self._bias_z) <= BIAS_GATE_DPS
+        average out); then a slow average (BIAS_MS) of those taken while the gun is still
+        or lowered (a slow sweep teaches nothing). Every sample learnt is calm itself:
+        the rate lags a movement's start by a sample or more, and one sample of a fast
+        turn (a hand snapping to a target: hundreds of °/s, or a full-scale reading)
+        taken while the rate still said "still" would move the bias by tens of °/s,
+        after which the gun reads "moving" forever and no later sample is calm enough
+        to correct it."""
+        if abs(gy - self._bias_y) > BIAS_GATE_DPS or abs(gz - self._bias_z) > BIAS_GATE_DPS:
+            return  # this sample turns: the rate (over RATE_MS, before it) may not show it yet
         if self._learnt < LEARN:
-            if self.raised or not calm:
+            if self.raised:
                 return  # learnt while lowered and not swung: a bias and a tremor at most
             self._learnt += 1
             w = 1.0 / self._learnt
-        elif self.rate <= STILL_DPS or (calm and not self.raised):
+        elif self.rate <= STILL_DPS or not self.raised:
             w = min(1.0, dt / BIAS_MS)
         else:
             return
