@@ -50,6 +50,7 @@ class SimGame:
         for version, action in enumerate(self.played.actions, start=1):
             apply_in_place(s, action)
             game.actions.append(action)
+            game.sources.append("sensor")  # (a sim game's actions are nobody's override)
             yield public(Snapshot(table, version, version, False, Stage(), 0.0, game,
                                   sensors=sensors))
 
