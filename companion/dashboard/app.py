@@ -12,6 +12,7 @@ from companion.dashboard.pages import pages_blueprint, render
 from companion.dashboard.settings import DashboardSettings
 from companion.dashboard.setup_flow import setup_blueprint
 from companion.dashboard.sim import sim_blueprint
+from companion.dashboard.speech import Speaker, speech_blueprint
 from companion.dashboard.streams import StreamServer, streams_blueprint
 from companion.referee.table import Table
 from companion.referee.views import TableFrame
@@ -50,6 +51,7 @@ def create_app(table: Table, settings: DashboardSettings | None = None,
     app.register_blueprint(pages_blueprint(table, settings))
     app.register_blueprint(calibrate_blueprint(table, settings))
     app.register_blueprint(setup_blueprint(table, sensors))
+    app.register_blueprint(speech_blueprint(table, Speaker()))
     if table.simulator is not None:
         app.register_blueprint(sim_blueprint(table.simulator, table))
 
