@@ -9,6 +9,7 @@ from companion.dashboard import WEB_DIR
 from companion.dashboard.api import api_blueprint
 from companion.dashboard.calibrate import calibrate_blueprint
 from companion.dashboard.evening import evening_blueprint
+from companion.dashboard.overlay import overlay_blueprint
 from companion.dashboard.pages import pages_blueprint, render
 from companion.dashboard.settings import DashboardSettings
 from companion.dashboard.setup_flow import setup_blueprint
@@ -54,6 +55,7 @@ def create_app(table: Table, settings: DashboardSettings | None = None,
     app.register_blueprint(setup_blueprint(table, sensors))
     app.register_blueprint(speech_blueprint(table, Speaker()))
     app.register_blueprint(evening_blueprint(table))
+    app.register_blueprint(overlay_blueprint(table))
     if table.simulator is not None:
         app.register_blueprint(sim_blueprint(table.simulator, table))
 
