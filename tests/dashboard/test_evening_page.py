@@ -39,6 +39,10 @@ def test_the_night_shows_between_games_and_the_godfather_ends_it(live, open_page
         expect(haul).to_contain_text(name)
     expect(night.locator('li[data-award="godfather"]')).to_contain_text("Parrain le plus longtemps")
     screenshot(page, "evening-final-tablet")
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page, context="#evening").response["violations"]
+    assert not found, [(v["id"], v["impact"], v["nodes"][0]["target"]) for v in found]
 
     end = night.locator("#evening-end")
     end.click()

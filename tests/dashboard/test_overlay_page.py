@@ -75,5 +75,12 @@ def test_the_stream_shows_the_cards_down_only_after_the_godfathers_delay(browser
     expect(late.locator("h2")).to_have_text("Hidden cards, 30 s late · round 1")
     assert [CARDS[n] for n in NAMES] == ["bang", "click", "bang", "click"]
     assert not errors, errors
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    for page in (obs, tablet):  # any impact, not only serious ones
+        found = axe.run(page).response["violations"]
+        assert not found, [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]])
+                           for v in found]
     for context in contexts:
         context.close()

@@ -58,7 +58,7 @@ function follow(state) {
       const line = silent() ? Promise.resolve(null) : fetchLine(state.game, round, n);
       playing = playing.then(() => line).then(play);
     }
-    heard.counts[round] = Math.max(count, heard.counts[round] || 0);
+    heard.counts[round] = count; // (fewer after an undo: what is done again is said again)
   }
 }
 
