@@ -23,8 +23,8 @@ from flask import Blueprint, Response, request
 
 from companion.dashboard import caller, i18n
 from companion.referee.table import Table
+from companion.web.voices import VOICES  # (the spoken count's voices: one per language)
 
-VOICES = {"en": "en-us", "fr": "fr-fr", "de": "de", "es": "es"}  # as web/voices.py
 RATE_WPM = 160
 CACHE_LINES = 128  # about 100 KB a line: a few games' worth, a dozen megabytes at most
 LOG = logging.getLogger(__name__)

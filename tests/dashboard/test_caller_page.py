@@ -32,6 +32,13 @@ BaseAudioContext.prototype.decodeAudioData = function (data, ...rest) {
   const url = tags.get(data);
   return decode.call(this, data, ...rest).then((b) => { buffers.set(b, url); return b; });
 };
+window.gains = [];
+const createGain = BaseAudioContext.prototype.createGain;
+BaseAudioContext.prototype.createGain = function (...args) {
+  const node = createGain.apply(this, args);
+  window.gains.push(node);
+  return node;
+};
 const start = AudioBufferSourceNode.prototype.start;
 AudioBufferSourceNode.prototype.start = function (...args) {
   window.played.push(buffers.get(this.buffer));
@@ -88,6 +95,13 @@ def test_the_tablet_calls_a_round_in_order_and_honours_its_switch(live, open_pag
     take(live, page)
     page.wait_for_function("() => window.played.length >= 1", timeout=30_000)
     assert page.evaluate("window.played") == calls(live, 1)[-1:]
+
+    volume = page.locator("#caller-volume")
+    expect(volume).to_have_value("80")
+    volume.evaluate("v => { v.value = '30'; v.dispatchEvent(new Event('input')); }")
+    assert page.evaluate("window.gains.map((g) => Math.round(g.gain.value * 100))") == [30]
+    page.reload()
+    expect(page.locator("#caller-volume")).to_have_value("30")  # remembered on the tablet
 
 
 def take(live, page) -> None:
