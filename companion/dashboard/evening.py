@@ -110,19 +110,22 @@ class Evening:
 
     def state(self) -> dict[str, Any]:
         first = self.first_game()
-        summaries = [self._summary(game) for game, finished, _ in self.journal.games()
-                     if finished and game >= first]
+        with self.journal.transaction() as db:  # (read in one go: what each game holds now)
+            marks = {int(g): (int(n), int(last)) for g, n, last in db.execute(
+                "SELECT game, COUNT(*), MAX(seq) FROM action WHERE undone = 0 GROUP BY game")}
+        summaries = [self._summary(game, marks.get(game, (0, 0)))
+                     for game, finished, _ in self.journal.games() if finished and game >= first]
         return night([s for s in summaries if s is not None])
 
-    def _summary(self, game: int) -> GameSummary | None:
-        entries = self.journal.entries(game)
-        mark = (len(entries), entries[-1].seq if entries else 0)  # (an undo, a recount: new)
+    def _summary(self, game: int, mark: tuple[int, int]) -> GameSummary | None:
+        """`mark`: how many actions the game has in force and the last one's number (an
+        undo, a recount: a new mark)."""
         with self._lock:
             kept = self._cache.get(game)
         if kept is not None and kept[0] == mark:
             return kept[1]
         s = new_game(engine_setup(self.journal.setup(game)))
-        for entry in entries:
+        for entry in self.journal.entries(game):
             apply_in_place(s, entry.action)
         made = summarize(game, s) if s.over else None  # (abandoned: not counted)
         with self._lock:
