@@ -110,3 +110,15 @@ def take(live, page) -> None:
     revision = live.table.public_state()["revision"]
     wait_for(lambda: page.evaluate("Number(document.body.dataset.revision)") >= revision,
              what="the page to draw the share")
+
+
+def test_the_callers_controls_keep_the_tablets_bar_on_one_line(live, open_page):
+    """At 1280 px, in every language: the switch and the volume beside the count's and the
+    sound's buttons leave the title, the buttons and the language links on one row."""
+    new_game(live)
+    for lang in ("en", "fr", "de", "es"):
+        page = open_page("/", lang=lang)
+        expect(page.locator("#caller")).not_to_be_empty()
+        spans = page.evaluate("""() => [...document.querySelectorAll('header.bar > *')]
+            .map((e) => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom])""")
+        assert max(top for top, _ in spans) < min(bottom for _, bottom in spans), (lang, spans)
