@@ -28,7 +28,7 @@ from companion.web.voices import VOICES  # (the spoken count's voices: one per l
 RATE_WPM = 160
 CACHE_LINES = 128  # about 100 KB a line: a few games' worth, a dozen megabytes at most
 LOG = logging.getLogger(__name__)
-TIMEOUT_S = 10.0  # a line takes espeak-ng well under a second on a Raspberry Pi 4
+TIMEOUT_S = 10.0  # a line takes espeak-ng about 0.1 s on a PC (docs/DASHBOARD.md)
 
 
 class SpeechError(RuntimeError):
