@@ -16,11 +16,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response, abort, jsonify
 
 from companion.dashboard.access import require_control_post
 from companion.referee.game import engine_setup
-from companion.referee.journal import Journal
+from companion.referee.journal import Journal, JournalError
 from companion.referee.table import Table
 from companion.rules import GameState, apply_in_place, new_game
 from companion.rules.events import Eliminated, Lucky, RoundBegun, Wounded
@@ -152,11 +152,17 @@ def evening_blueprint(table: Table) -> Blueprint:
 
     @bp.get("")
     def standings() -> Response:
-        return jsonify(evening.state())
+        try:
+            return jsonify(evening.state())
+        except JournalError as e:  # (the card went read-only, ...: the game goes on)
+            abort(503, str(e))
 
     @bp.post("/end")
     def end() -> Response:
         require_control_post()
-        return jsonify({"ok": True, "first_game": evening.end_night(), **evening.state()})
+        try:
+            return jsonify({"ok": True, "first_game": evening.end_night(), **evening.state()})
+        except JournalError as e:
+            abort(503, f"the night goes on: {e}")
 
     return bp

@@ -19,6 +19,7 @@ from flask import Blueprint, Response, abort, jsonify, request
 
 from companion.dashboard.access import require_control_post
 from companion.dashboard.pages import render
+from companion.referee.journal import JournalError
 from companion.referee.table import Table
 from companion.referee.views import Snapshot
 
@@ -90,8 +91,14 @@ class Overlay:
         LOG.info("overlay: hidden cards shown %s", f"{delay_s} s late" if delay_s else "never")
 
     def _stored_delay(self) -> int:
-        with self.table.journal.transaction() as db:
-            row = db.execute("SELECT value FROM meta WHERE key = ?", (DELAY_KEY,)).fetchone()
+        """The delay kept in the journal; off when it cannot be read (the table plays on)."""
+        try:
+            with self.table.journal.transaction() as db:
+                row = db.execute("SELECT value FROM meta WHERE key = ?",
+                                 (DELAY_KEY,)).fetchone()
+        except JournalError as e:
+            LOG.warning("overlay: the delay is off: %s", e)
+            return 0
         return int(row[0]) if row else 0
 
 
@@ -124,7 +131,10 @@ def overlay_blueprint(table: Table) -> Blueprint:
     @bp.post("/api/overlay/delay")
     def delay() -> Response:
         require_control_post()
-        overlay.set_delay(check_delay(request.get_json(silent=True)))
+        try:
+            overlay.set_delay(check_delay(request.get_json(silent=True)))
+        except JournalError as e:
+            abort(503, f"the delay is not changed: {e}")
         return jsonify(overlay.state())
 
     return bp

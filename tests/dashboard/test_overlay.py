@@ -110,3 +110,16 @@ def test_the_tape_keeps_what_the_longest_delay_needs():
     assert tape.at(3_899) is None  # older than any delay needs: gone, never a wrong row
     tape.record(5_000, {"n": 4_900})  # the same values: no new row
     assert tape.at(5_000) == (4_900, {"n": 4_900})
+
+
+def test_a_journal_that_cannot_be_written_leaves_the_overlay_off_and_the_table_up(table):
+    table.journal.close()  # (as a card gone read-only: every transaction fails)
+    client = create_app(table, DashboardSettings()).test_client()  # the dashboard starts
+    assert client.get("/api/overlay").json == {
+        "delay_s": 0, "now_ms": table.clock.now_ms(), "revealed": None}
+    with client.session_transaction() as session:
+        session.update(control=True, csrf="t")
+    r = client.post("/api/overlay/delay", json={"delay_s": 30}, headers={"X-CSRF-Token": "t"})
+    assert r.status_code == 503 and "the delay is not changed" in r.json["error"]
+    assert client.get("/api/evening").status_code == 503
+    assert client.get("/").status_code == 200
