@@ -3,11 +3,11 @@
 Home Assistant reads `<prefix>/device/<device_id>/config` once and makes one device with
 every component it lists (`cmps`): an event entity per seat, fed by `player/<seat>/event`,
 and sensors read from the retained public state (`game/state`) through value templates:
-the phase, the round and the Godfather, and each seat's player, wounds, loot and standing.
-One message, not one per entity, so the table appears or changes whole; it is published
-again when Home Assistant says it is back (`<prefix>/status` = `online`), as Home Assistant
-asks of every discovery source. Every entity is available while the referee's last will
-(`referee/status`) says `online`.
+the phase, the stage (a countdown running), the round and the Godfather, and each seat's
+player, wounds, loot and standing. One message, not one per entity, so the table appears
+or changes whole; it is published again when Home Assistant says it is back
+(`<prefix>/status` = `online`), as Home Assistant asks of every discovery source. Every
+entity is available while the referee's last will (`referee/status`) says `online`.
 """
 
 from __future__ import annotations
@@ -56,6 +56,9 @@ def components(topics: Topics) -> dict[str, dict[str, Any]]:
     out = {
         "phase": sensor("phase", "Phase", "{{ value_json.phase }}", icon="mdi:cards-playing"),
         "round": sensor("round", "Round", "{{ value_json.round }}", icon="mdi:counter"),
+        "stage": sensor("stage", "Stage",  # `countdown` while the table counts to three
+                        "{{ value_json.stage.name if value_json.stage is mapping else None }}",
+                        icon="mdi:timer-sand"),
         "godfather": sensor("godfather", "Godfather", "{{ value_json.godfather }}",
                             icon="mdi:crown"),
     }
@@ -89,6 +92,5 @@ def device_discovery(topics: Topics) -> dict[str, Any]:
                 "sw_version": __version__},
         "o": {"name": "cashnguns-companion", "sw_version": __version__},
         "cmps": components(topics),
-        "availability_topic": topics.referee_status,
-        "qos": 1,
+        "availability_topic": topics.referee_status,  # shared by every component
     }
