@@ -10,7 +10,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import random
+import sys
 import threading
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from companion.commandline import add_config_argument, prepare
@@ -20,6 +23,9 @@ HELP = "a simulated table with its dashboard, played by bots (or by you, with --
 NAMES = ["Ana", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal"]
 STYLES = "cautious,aggressive,greedy,vengeful"  # the bots by default, seat after seat
 MAX_ERRORS = 20  # surprises in a row before the bots start a new game
+# the end screen (the final count, the winner) stays this long before the bots start the
+# next game: time for a table to read every total and the rule that decided (README.md)
+END_SCREEN_S = 30
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,7 +42,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="the bots' seed (default: a new one, printed)")
     parser.add_argument("--journal", metavar="FILE",
                         help="the game journal (default: referee.journal of the config); an "
-                             "unfinished game in it is resumed")
+                             "unfinished game in it is resumed (with --manual: asked)")
+    unfinished = parser.add_mutually_exclusive_group()
+    unfinished.add_argument("--resume", action="store_true",
+                            help="with --manual: play on the journal's unfinished game "
+                                 "(perhaps the bots'), without asking")
+    unfinished.add_argument("--new", action="store_true",
+                            help="with --manual: end the journal's unfinished game and start "
+                                 "with none, without asking")
 
 
 def seated(config: Config, players: int) -> Config:
@@ -64,6 +77,9 @@ def run(args: argparse.Namespace) -> int:
     if prepared is None:
         return 2
     config, stop = prepared
+    journal = args.journal or config["referee"].journal
+    if args.manual and not keep_or_end(journal, args.resume, args.new, ask):
+        return 2
     running = start_table(seated(config, args.players), args.journal, port=args.port)
     table = running.table
     unfinished = table.game is not None and not table.game.state.over
@@ -102,6 +118,47 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def ask(question: str) -> str | None:
+    """The answer typed at the terminal; None when nobody can type (no terminal)."""
+    if not sys.stdin.isatty():
+        return None
+    try:
+        return input(question)
+    except EOFError:
+        return None
+
+
+def keep_or_end(path: str | Path, resume: bool, new: bool,
+                answer: Callable[[str], str | None]) -> bool:
+    """Before a --manual demo: an unfinished game in the journal (the bot demo's, say) is
+    resumed or ended as --resume / --new or the person at the terminal says; without a
+    terminal and either flag, the demo says so and does not start (False)."""
+    from companion.referee.journal import Journal
+
+    if not Path(path).exists():
+        return True
+    journal = Journal(path)
+    try:
+        latest = journal.latest_game()
+        if latest is None or latest[1]:
+            return True
+        game = latest[0]
+        if not resume and not new:
+            said = answer(f"Game {game} in {path} is unfinished (the bots' perhaps). "
+                          "Resume it? [y = resume, n = start with no game] ")
+            if said is None:
+                print(f"companion demo: game {game} in {path} is unfinished: start again "
+                      "with --resume to play it on, or --new to end it and start afresh")
+                return False
+            new = not said.strip().lower().startswith("y")
+        if new:
+            journal.finish(game)
+            print(f"Game {game} ended unfinished; start a new one from /referee.")
+        return True
+    finally:
+        journal.close()
+
+
 def _play(table: Any, sim: Any, stop: threading.Event, args: argparse.Namespace) -> None:
     from companion.bots.live_port import LivePort
     from companion.bots.stand_ins import StandIns
@@ -129,7 +186,7 @@ def _play(table: Any, sim: Any, stop: threading.Event, args: argparse.Namespace)
         played += 1
         if args.games and played >= args.games:
             stop.set()
-        stop.wait(8)  # the final count stays on the screen a moment
+        stop.wait(END_SCREEN_S)
 
 
 def start_game(bot: Any, players: list[str], seed: int, stop: threading.Event) -> None:

@@ -18,7 +18,7 @@ def test_the_graph_sees_late_and_from_package_imports():
     assert "companion.yaml_subset" in graph["companion.yamlfile"], \
         "yamlfile's import inside a function (from companion import yaml_subset)"
     assert "companion.schema" in graph["companion.sensors.codec"]
-    assert "companion.__init__" in graph["companion.referee.mqtt_link"], "its __version__"
+    assert "companion.__init__" in graph["companion.bus.homeassistant"], "its __version__"
 
 
 def test_no_module_of_the_companion_imports_itself_back():

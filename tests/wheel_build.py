@@ -23,6 +23,8 @@ def build_wheel(out: Path) -> Path:
         shutil.copy2(ROOT / part, source / part)
     for part in ("companion", "web"):
         shutil.copytree(ROOT / part, source / part, ignore=shutil.ignore_patterns("__pycache__"))
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out),
-                    str(source)], check=True, capture_output=True, cwd=out)
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w",
+                           str(out), str(source)], check=True, capture_output=True, text=True,
+                          cwd=out)
+    (out / "build.log").write_text(done.stdout + done.stderr)  # what setuptools said
     return next(out.glob("*.whl"))

@@ -87,14 +87,37 @@ class Topics:
         """What happened to the player at `seat` (Home Assistant's event entity reads it)."""
         return self.leaf(f"player/{seat}/event")
 
+    @property
+    def device_id(self) -> str:
+        """The table's Home Assistant device id; its entities' unique ids start with it."""
+        return f"{ROOT}_{self.table}"
+
+    def entity(self, key: str) -> str:
+        """The Home Assistant unique id of one of the table's entities (`phase`,
+        `seat2_wounds`...)."""
+        return f"{self.device_id}_{key}"
+
     def seat_entity(self, seat: int) -> str:
         """The Home Assistant unique id of a seat's event entity."""
-        return f"{ROOT}_{self.table}_seat{seat}"
+        return self.entity(f"seat{seat}")
 
     def discovery(self, seat: int, prefix: str = DISCOVERY_PREFIX) -> str:
-        """Where a seat's Home Assistant discovery config is published (retained)."""
+        """Where a seat's event entity was announced alone before the device-based
+        discovery: cleared at start (retained), so no old entity stays beside the device."""
         return f"{prefix}/event/{self.seat_entity(seat)}/config"
 
+    def device_discovery(self, prefix: str = DISCOVERY_PREFIX) -> str:
+        """The one retained message announcing the table's device and all its entities."""
+        return f"{prefix}/device/{self.device_id}/config"
+
     def discovery_trees(self, prefix: str = DISCOVERY_PREFIX) -> list[str]:
-        """Every discovery topic of this table's seats, as ACL patterns."""
-        return [f"{prefix}/+/{self.seat_entity(n)}/#" for n in SEATS]
+        """Every discovery topic of this table, as ACL patterns: the device's and the
+        seats' old ones (to clear them)."""
+        return [f"{prefix}/device/{self.device_id}/#"] + [
+            f"{prefix}/+/{self.seat_entity(n)}/#" for n in SEATS]
+
+
+def birth(prefix: str = DISCOVERY_PREFIX) -> str:
+    """Home Assistant's birth and last will (`online` / `offline`): on `online` the
+    discovery is published again."""
+    return f"{prefix}/status"

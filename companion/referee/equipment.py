@@ -1,10 +1,12 @@
 """Which seats of this table have a gun and a standee: a seat takes a player only with both.
 
-Two sources, joined: the sensors' config when the referee runs with it (a hub's slot
+Two sources: the sensors' config when the referee runs with it (a hub's slot
 seats and the simulated table's seats are whole pods: badge, gun, standee; the Pi's pins
 add standees and tilt switches), and what the referee has heard (a hub's slot schedule
 from its device info, a reading from any seat's gun or standee), so a referee without the
-sensors' config learns the table as it reports.
+sensors' config learns the table as it reports. With the config, the config alone says
+which seats take a player: the broker keeps the readings of an earlier, larger table
+(retained), and they must not offer its seats again.
 """
 
 from __future__ import annotations
@@ -56,3 +58,9 @@ def heard(readings: Readings) -> Kit:
     return Kit(pods | {s for s, kind in sensed if kind == "aim"},
                pods | {s for s, kind in sensed if kind in ("aim", "raised")},
                pods | {s for s, kind in sensed if kind == "posture"})
+
+
+def offered(configured_kit: Kit, readings: Readings) -> Kit:
+    """The equipment the New game form offers seats by: the config's, else what was heard."""
+    return configured_kit if configured_kit.known else heard(readings)
+

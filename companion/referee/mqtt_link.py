@@ -3,8 +3,9 @@
 Inbound sensor facts come from other programs and go straight to the table through the
 sensor wire's one codec (companion.sensors.codec), which checks them. Outbound, the
 retained `game/state` never holds a secret (it is the spectators' view), and events go to
-`game/event` and to one topic per player, which Home Assistant's discovery turns into an
-event entity per player.
+`game/event` and to one topic per player, which Home Assistant's discovery
+(companion.bus.homeassistant) turns into an event entity per seat, beside sensors read from
+`game/state`.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ import math
 import threading
 from typing import Any
 
-from companion import __version__
 from companion.bus.client import BusClient
-from companion.bus.topics import DISCOVERY_PREFIX, SEATS, Topics
+from companion.bus.homeassistant import PLAYER_EVENTS, device_discovery
+from companion.bus.topics import DISCOVERY_PREFIX, OFFLINE, ONLINE, SEATS, Topics, birth
 from companion.clock import SYSTEM_CLOCK
 from companion.referee.table import Table
 from companion.referee.views import public_event
@@ -41,7 +42,6 @@ PROBE_SILENT_S = 0.7  # no echo for this long while connected: the broker is not
 # to keep the broker a source the next count waits for (watermarks.STALE_MS), at a row a
 # second rather than five; an outage is then dated up to this much early, never late.
 ECHO_IDLE_S = 1.0
-PLAYER_EVENTS = ("shot", "wounded", "eliminated", "lay_down", "loot_taken", "godfather")
 
 
 def published_events(e: Event) -> list[dict[str, Any]]:
@@ -74,6 +74,8 @@ class RefereeLink:
         self.facts = FactSubscriber(self.bus, self.topics, self.table.on_fact)
         self.bus.subscribe(self.topics.device_info, self._on_device)
         self.bus.subscribe(self._probe_topic, self._on_echo)
+        if self.home_assistant:
+            self.bus.subscribe(birth(self.prefix), self._on_birth)
         self.bus.on_connect(self._on_connect)
         self.bus.on_disconnect(lambda reason: self.table.link(BROKER, False, reason))
         if not self.bus.connected.is_set():
@@ -153,9 +155,21 @@ class RefereeLink:
                                      json.dumps({"event_type": out["type"], **out}))
         self._sent_events = len(game.state.events)
 
+    def _on_birth(self, topic: str, payload: bytes) -> None:
+        """Home Assistant (re)started: it forgets what it was told, so tell it again."""
+        if payload == ONLINE.encode():
+            self._discovery()
+        elif payload != OFFLINE.encode():
+            log.warning("%s: neither %s nor %s (%r), ignored", topic, ONLINE, OFFLINE,
+                        payload[:40])
+
     def _discovery(self) -> None:
-        for topic, config in discovery(self.topics, self.prefix).items():
-            self.bus.publish(topic, json.dumps(config), retain=True)
+        """The table's one device-based discovery message, retained; the per-seat messages
+        of earlier versions cleared, so no entity is announced twice."""
+        for seat in SEATS:
+            self.bus.publish(self.topics.discovery(seat, self.prefix), b"", retain=True)
+        self.bus.publish(self.topics.device_discovery(self.prefix),
+                         json.dumps(device_discovery(self.topics)), retain=True)
 
 
 def probe_sent(payload: bytes) -> float | None:
@@ -181,27 +195,3 @@ def hub_schedule(payload: bytes) -> tuple[tuple[int, ...], int] | None:
             and type(slot_us) is int and 1000 <= slot_us <= 50_000):
         return tuple(seats), slot_us
     return None
-
-
-def discovery(topics: Topics, prefix: str) -> dict[str, dict[str, Any]]:
-    """Home Assistant MQTT discovery: one device for the table, an event entity per seat.
-
-    `default_entity_id` names the entity (`object_id` stopped working in HA 2026.4);
-    `origin` says what published it, as HA's MQTT integration asks of integrations.
-    """
-    table = topics.table
-    device = {"identifiers": [f"cashnguns_{table}"], "name": f"Cash 'n Guns table {table}",
-              "manufacturer": "Cash 'n Guns table companion", "model": "Table referee",
-              "sw_version": __version__}
-    origin = {"name": "cashnguns-companion", "sw_version": __version__}
-    out: dict[str, dict[str, Any]] = {}
-    for seat in SEATS:
-        uid = topics.seat_entity(seat)
-        out[topics.discovery(seat, prefix)] = {
-            "name": f"Seat {seat}", "unique_id": uid, "default_entity_id": f"event.{uid}",
-            "device": device, "origin": origin,
-            "state_topic": topics.player_event(seat),
-            "event_types": list(PLAYER_EVENTS),
-            "availability_topic": topics.referee_status,
-        }
-    return out

@@ -119,11 +119,14 @@ def test_a_viewer_reads_public_topics_but_not_the_simulators_commands(peer):
     assert viewer.nothing() == []  # the command went to the bridge only
 
 
-def test_a_viewer_publishes_nothing_anywhere(peer):
+def test_a_viewer_publishes_nothing_but_home_assistants_birth(peer):
     watcher = peer("referee", subscribe="#")
     bridge = peer("sensors", subscribe=SIM)
     viewer = peer("viewer")
-    for topic in (AIM, SIM, f"{BASE}/game/state", "homeassistant/event/x/config", "other/x"):
+    for topic in (AIM, SIM, f"{BASE}/game/state", "homeassistant/event/x/config",
+                  "homeassistant/device/cashnguns_acl/config", "other/x"):
         viewer.publish(topic, "x", retain=True)
     assert [m for m in watcher.nothing() if m[1] == b"x"] == []
     assert bridge.nothing(0.1) == []
+    viewer.publish("homeassistant/status", "online")  # Home Assistant logged in as viewer
+    assert watcher.take() == ("homeassistant/status", b"online", False)

@@ -44,6 +44,8 @@ def test_the_acl_names_the_tables_own_topics_and_the_discovery_of_its_seats():
     acl = acl_text("t1", simulated=True)
     assert "topic readwrite cashnguns/t1/gun/#" in acl.split("user referee")[0]  # sensors
     assert f"topic write {t.sim_command}" in acl.split("user sim")[1]
-    assert "topic readwrite homeassistant/+/cashnguns_t1_seat8/#" in acl
+    assert "topic readwrite homeassistant/+/cashnguns_t1_seat8/#" in acl  # old, to clear
+    assert "topic readwrite homeassistant/device/cashnguns_t1/#" in acl
+    assert "topic read homeassistant/status" in acl.split("user referee")[1]  # HA's birth
     assert "seat9" not in acl and "cashnguns/t2" not in acl
     assert "topic write" not in acl_text("t1", simulated=False)  # no simulator to command

@@ -149,3 +149,22 @@ def test_a_game_in_progress_is_refused_by_a_code(table):
     with pytest.raises(CommandError) as refused:
         table.command({**new, "version": table.version}, Auth(control=True))
     assert refused.value.extra == {"rule": "R1", "code": "game_in_progress"}
+
+
+
+def test_only_seats_with_a_gun_and_a_standee_are_offered(tmp_path):
+    """The manual demo with five guns, its broker still holding an eight-seat table's
+    readings (retained): seats 6 to 8 are not offered."""
+    five = sensors("{sim: {guns: [1, 2, 3, 4, 5]}}")
+    table = Table("unit", RefereeSettings(pin=PIN), Journal(tmp_path / "j.sqlite3"),
+                  FakeClock(), sensored=equipment.configured(five))
+    for seat in (6, 7, 8):  # retained by the broker from the earlier table
+        table.on_fact(Fact("posture", seat, "up", 1.0, "hub"))
+        table.on_fact(Fact("aim", seat, None, 1.0, "hub"))
+    table.readings.matrix.schedule((1, 2, 3, 4, 5, 6, 7, 8), 2000)
+    client = create_app(table, DashboardSettings(), five).test_client()
+    client.post("/api/login", json={"pin": PIN})
+    seats = client.get("/api/setup").json["seats"]
+    assert [s["missing"] for s in seats] == [""] * 5 + ["both"] * 3
+    assert [s["seat"] for s in seats if s["gun"] and s["standee"]] == [1, 2, 3, 4, 5]
+    table.journal.close()

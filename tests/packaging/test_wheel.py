@@ -21,7 +21,19 @@ def test_every_package_of_the_source_is_listed():
                  ["packages"])
     found = {".".join(p.parent.relative_to(ROOT).parts)
              for p in (ROOT / "companion").rglob("__init__.py")}
-    assert found | {"companion.web"} == listed
+    web = ROOT / "web"
+    pages = {".".join(("companion", *d.relative_to(ROOT).parts))
+             for d in [web, *web.rglob("*")] if d.is_dir() and d.name != "__pycache__"}
+    assert found | pages == listed
+
+
+def test_the_build_says_no_word_of_a_folder_it_was_not_told_of(wheel):
+    """setuptools warns, in some 20 lines, of each folder of package data that is not a
+    listed package: nine of them once buried `./dev demo`'s address."""
+    log = (wheel.parent / "build.log").read_text()
+    assert "Building wheel" in log  # the log is setuptools' own output
+    assert "is absent from the `packages` configuration" not in log
+    assert re.search(r"\w+Warning:", log) is None, "a warning while building"
 
 
 @pytest.fixture(scope="module")

@@ -59,22 +59,6 @@ def test_published_events_keep_secrets():
     assert "diamond" not in json.dumps(theft) and theft["loot_count"] == 1
 
 
-def test_home_assistant_discovery_uses_current_keys():
-    from companion import __version__
-    from companion.bus.topics import Topics
-    from companion.referee.mqtt_link import PLAYER_EVENTS, discovery
-
-    configs = discovery(Topics("t"), "homeassistant")
-    assert len(configs) == 8
-    seat2 = configs["homeassistant/event/cashnguns_t_seat2/config"]
-    assert "object_id" not in seat2  # deprecated since HA 2025.10, gone in 2026.4
-    assert seat2["default_entity_id"] == "event.cashnguns_t_seat2"
-    assert seat2["origin"] == {"name": "cashnguns-companion", "sw_version": __version__}
-    assert seat2["device"]["sw_version"] == __version__ and seat2["device"]["model"]
-    assert seat2["state_topic"] == f"{BASE}/player/2/event"
-    assert seat2["event_types"] == list(PLAYER_EVENTS)
-
-
 def test_a_flood_of_bad_sensor_messages_is_counted_and_logged_once(mosquitto, caplog):
     import logging
 

@@ -83,7 +83,7 @@ def test_kill_9_at_random_points_and_the_game_goes_on(remote, seed):
 def test_a_whole_game_at_real_speed(remote, observe, mosquitto):
     table = remote(4, timing=None, extra="  home_assistant: true\n")  # the default pace
     events = observe(mosquitto.port, f"cashnguns/{table.table}/game/event")
-    topic = f"homeassistant/event/cashnguns_{table.table}_seat2/config"
+    topic = f"homeassistant/device/cashnguns_{table.table}/config"
     discovery = observe(mosquitto.port, topic)
     bot = TableBot(table, random.Random(3), too_slow=0.0)
     bot.new_game(NAMES[:4], powers="none", seed=3)
@@ -91,7 +91,7 @@ def test_a_whole_game_at_real_speed(remote, observe, mosquitto):
     same_game(final, replayed(table))
     replays_call_for_call(table)  # through the simulated hub, the broker and HTTP
     config = json.loads(discovery.expect(topic))
-    assert config["state_topic"] == f"cashnguns/{table.table}/player/2/event"
+    assert config["cmps"]["seat2"]["state_topic"] == f"cashnguns/{table.table}/player/2/event"
     over = json.loads(events.expect(f"cashnguns/{table.table}/game/event",
                                     lambda p: '"game_over"' in p, timeout=10))
     assert over["winners"] == final["winners"]
