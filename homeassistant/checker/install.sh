@@ -7,6 +7,11 @@ here="$(cd "$(dirname "$0")" && pwd)"
 HA_VERSION=2025.4.4
 key="$(cat "$here/requirements.txt" "$0" | sha256sum | cut -c1-12)"
 venv="${XDG_CACHE_HOME:-$HOME/.cache}/cashnguns-companion/homeassistant-$HA_VERSION-$key"
+mkdir -p "$(dirname "$venv")"
+# one maker at a time: `./dev test` starts one in the background while the suite runs, and
+# the test that needs the environment waits here for it
+exec 9>"$venv.lock"
+flock 9
 if [ -f "$venv/.installed" ]; then echo "$venv"; exit 0; fi
 python=""
 for candidate in "${HA_PYTHON:-}" "$(command -v python3.13 || true)" \

@@ -4,7 +4,8 @@ its blueprint schema and its automation validation (homeassistant/checker/check.
 in a virtual environment of its own: Home Assistant needs Python 3.13).
 
 The environment is made once per version of homeassistant/checker/requirements.txt, under
-the user's cache folder (`./dev test` makes it first; 6 min here, pip's cache warm,
+the user's cache folder (`./dev test` starts it in the background and this test waits for
+it; 6 min here, pip's cache warm,
 docs/MQTT.md). Without a Python 3.13 the test fails with a sentence saying so; `-m "not
 homeassistant"` leaves it out on purpose."""
 
