@@ -14,10 +14,10 @@ from typing import Any
 from urllib.parse import urlencode
 
 import segno
-from flask import Blueprint, Response, abort, make_response, render_template, request
+from flask import Blueprint, Response, abort, make_response, redirect, render_template, request
 
 from companion.dashboard import i18n
-from companion.dashboard.access import csrf_token, is_controller
+from companion.dashboard.access import csrf_token, is_controller, refile_claims
 from companion.dashboard.address import phones_base
 from companion.dashboard.api import STATUS, phone_claim
 from companion.dashboard.settings import DashboardSettings
@@ -28,7 +28,7 @@ from companion.rules.powers import POWERS
 FIELD = re.compile(r"\{(\w+)\}")
 # Why a phone may not open a seat (access.Phone), in the catalogs' words.
 PHONE_MESSAGES = {"taken": "phone.taken", "released": "phone.released",
-                  "earlier": "phone.earlier", "bad": "ui.bad_seat_link"}
+                  "earlier": "phone.earlier", "bad": "ui.bad_seat_link", "away": "phone.away"}
 
 
 def translator(lang: str) -> Callable[..., str]:
@@ -73,15 +73,19 @@ def pages_blueprint(table: Table, settings: DashboardSettings) -> Blueprint:
         first phone to open the seat's link, else a sentence saying why not."""
         token, claim = request.args.get("token"), phone_claim(seat)
         phone = table.access.phone(seat, claim, token)
-        if phone == "mine":
+        if phone == "moved":  # the same player, another seat: the phone follows them
+            page = make_response(redirect(f"/seat/{table.access.seat_held(claim)}"))
+        elif phone == "mine":
             page = make_response(render("seat.html", seat=seat, token="",
                                         phone_csrf=table.access.csrf(claim or "")))
         elif phone == "claim":
             page = make_response(render("seat.html", seat=seat, token=token, phone_csrf=""))
         else:
             status = STATUS[table.access.refusal(seat, phone).kind]
+            player = (table.access.placed(claim) or ("",))[0]
             page = make_response(render("message.html", message_key=PHONE_MESSAGES[phone],
-                                        state=phone), status)
+                                        state=phone, args={"player": player}), status)
+        refile_claims(page, table.access)
         page.headers["Cache-Control"] = "no-store"  # a claim's CSRF token, a hand
         return page
 

@@ -67,6 +67,7 @@ class State:
     journal_error: str | None = None  # why play is paused: the journal failed
     replays: tuple[dict[str, Any], ...] = ()  # this round's countdowns, as read
     claims: dict[int, str] = field(default_factory=dict)  # seat -> its phone's claim digest
+    phones: dict[str, str] = field(default_factory=dict)  # player -> their phone's, all games
     stand_ins: dict[int, str] = field(default_factory=dict)  # seat -> the bot playing it
     step_key: tuple[Any, ...] = ()  # the step commands are made about (see `step`)
     step_version: int = 0  # the version that step began at
@@ -86,7 +87,7 @@ class State:
                        marks=self.marks.copy(),
                        game=game, lay_down=dict(self.lay_down),
                        ambiguous=dict(self.ambiguous), claims=dict(self.claims),
-                       stand_ins=dict(self.stand_ins))
+                       phones=dict(self.phones), stand_ins=dict(self.stand_ins))
 
 
 def start(boot: Boot) -> State:
@@ -98,6 +99,7 @@ def start(boot: Boot) -> State:
         r = boot.game
         load(state, r.id, r.setup, list(r.entries), r.last_seq)
         state.claims = dict(r.claims)
+        state.phones = dict(r.phones)
     state.step_key, state.step_version = step(state), state.version
     return state
 
@@ -251,6 +253,7 @@ class Decision:
             raise CommandError("conflict", f"seat {inp.seat} is held by another phone: ask "
                                            "the Godfather to release it")
         s.claims[inp.seat] = inp.digest
+        s.phones[game.player_at[inp.seat]] = inp.digest  # the phone is the player's now
         self.write(Hold(game.id, inp.seat, inp.digest, s.now_ms))
         self.changed(game=False)
 

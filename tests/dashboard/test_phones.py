@@ -62,9 +62,9 @@ def test_a_phone_link_needs_its_seats_token(live, open_page):
     assert not live.table.access.claimed
 
 
-def test_a_new_game_ends_the_old_links(live, open_page):
+def test_a_phone_whose_player_left_the_table_says_so(live, open_page):
     """The seat's stream stops at once: a new player at that seat is not shown to the
-    old phone, which ends on the "earlier game" page, as does its old link."""
+    old phone, which says its player is not in this game, as does its old link."""
     live.table.command({"type": "new_game", "version": live.table.version,
                         "players": ["Ana", "Bob", "Cyd", "Dee"]}, Auth(control=True))
     old_link = f"/seat/2?token={live.table.access.seat_token(2)}"
@@ -73,9 +73,9 @@ def test_a_new_game_ends_the_old_links(live, open_page):
     expect(phone.locator("#me-name")).to_have_text("Bob · seat 2")
     live.table.command({"type": "new_game", "version": live.table.version, "abandon": True,
                         "players": ["Eve", "Fay", "Gus", "Hal"]}, Auth(control=True))
-    expect(phone.locator('.message[data-state="earlier"]')).to_have_text(
-        "This link is from an earlier game. Ask the Godfather for the new link: scan your "
-        "seat's new QR code.")
+    expect(phone.locator('.message[data-state="away"]')).to_have_text(
+        "Bob is not in this game. This phone opens Bob's seat again in the next game Bob "
+        "plays at this table: reload it then.")
     assert "Fay" not in phone.content()
     phone.goto(live.url + old_link)
     expect(phone.locator('.message[data-state="earlier"]')).to_be_visible()
