@@ -97,6 +97,15 @@ def pages_blueprint(table: Table, settings: DashboardSettings) -> Blueprint:
             return render("login.html")
         return render("sim.html", guns=sorted(table.simulator.boards))
 
+    @bp.get("/referee/seat/<int:seat>")
+    def seat_link(seat: int) -> Response:
+        """The seat's link opened on the device in hand (it holds the token: control only)."""
+        if not is_controller():
+            abort(401)
+        page = make_response(redirect(f"/seat/{seat}?token={table.access.seat_token(seat)}"))
+        page.headers["Cache-Control"] = "no-store"
+        return page
+
     @bp.get("/referee/qr/<int:seat>.svg")
     def seat_qr(seat: int) -> Response:
         """The phone link of a seat as a QR code: it holds the token, so control only."""

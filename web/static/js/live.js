@@ -21,9 +21,12 @@ function showLinks(state) {
   banner.dataset.down = (state.links || []).map((l) => l.link).join(" ");
 }
 
+// Returns `stop()`: the page ends the stream itself (e.g. a phone handing its seat back),
+// and no "connection lost" is shown for it.
 export function connect(url, onState) {
   const banner = document.getElementById("connection");
   let source = null;
+  let stopped = false;
   const show = (ok) => {
     banner.hidden = ok;
     banner.textContent = ok ? "" : t("ui.reconnecting");
@@ -40,6 +43,7 @@ export function connect(url, onState) {
       document.body.dataset.revision = state.revision; // drawn: what tests wait on
     });
     source.onerror = () => {
+      if (stopped) return;
       show(false);
       if (source.readyState === EventSource.CLOSED) setTimeout(retry, 2000);
     };
@@ -53,9 +57,10 @@ export function connect(url, onState) {
       stop.abort();
       if (res.status === 401 || res.status === 403) { location.reload(); return; }
     } catch { /* the server is not back yet */ }
-    open();
+    if (!stopped) open();
   };
   open();
+  return () => { stopped = true; source.close(); };
 }
 
 // A JSON POST; resolves to {ok, status, body}. Cookie sessions carry the page's CSRF token.

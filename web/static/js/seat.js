@@ -15,6 +15,7 @@ let csrf = phone.dataset.csrf; // derived from this phone's claim, sent with eac
 const countdown = new Countdown(document.getElementById("countdown"));
 let state = null;
 let drawnActions = null;
+let stopStream = () => {};
 
 async function act(action) {
   const res = await post("/api/command", { version: state.version, type: "action", action },
@@ -109,9 +110,11 @@ async function claim() {
 }
 
 // In the demo: the seat's bot plays it again; this phone lets it go (the link claims it again).
+// The stream is closed first: the seat's release ends it, which is no lost connection.
 async function handBack() {
+  stopStream();
   const res = await post(`/api/seat/${seat}/release`, {}, { "X-CSRF-Token": csrf });
-  if (!res.ok) { notice(refusal(res)); return; }
+  if (!res.ok) { notice(refusal(res)); stopStream = connect(`/api/events?seat=${seat}`, render); return; }
   replace(phone, el("p", { class: "hint", role: "status" },
     t("phone.handed_back", { style: t(`bot.${state.me.stand_in}`) })));
 }
@@ -120,5 +123,5 @@ document.getElementById("hand-back").addEventListener("click", handBack);
 muteButton(document.getElementById("mute"));
 if (csrf || await claim()) {
   document.getElementById("claim").hidden = false;
-  connect(`/api/events?seat=${seat}`, render);
+  stopStream = connect(`/api/events?seat=${seat}`, render);
 }
