@@ -3,6 +3,7 @@
 
 import { Countdown, muteButton, voiceButton } from "./countdown.js";
 import { connect, el, notice, post, replace } from "./live.js";
+import { finalPanel } from "./final.js";
 import { ReplayDialog } from "./replay.js";
 import { setupFlow } from "./setup_flow.js";
 import { renderTable } from "./tableview.js";
@@ -154,6 +155,8 @@ function render(s) {
   }
   redraw("overrides", s.players.map((p) => [p.seat, p.name, p.sensors]), () => drawOverrides(s));
   redraw("phones", s.seats, () => drawPhones(s.seats));
+  redraw("final", [s.game, s.final, s.result], () =>  // the whole count, once the game is over
+    replace(document.getElementById("final"), s.final ? finalPanel(s) : null));
   document.getElementById("abandon-box").hidden = !(s.game && !s.over);
   renderTable(felt, s);
   countdown.update(s.stage);
