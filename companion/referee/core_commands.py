@@ -86,7 +86,7 @@ def countdown(d: core.Decision, _cmd: dict[str, Any], _auth: Auth) -> None:
                                     f"({down[0].reason}): the referee would decide blind",
                            links=s.links.public())
     s.stage = stages.countdown(game.state, s.stage, s.paused, s.now_ms, s.timing)
-    s.voided = None
+    s.voided = s.voided_text = None
     d.changed(game=True)
 
 

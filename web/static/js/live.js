@@ -2,19 +2,20 @@
 // The banner says when the stream is down; EventSource retries by itself, and a stream
 // the server closed for good (e.g. a restart refused it) is reopened after a pause.
 
-import { t } from "./words.js";
+import { say, t } from "./words.js";
 
 let serverOffsetMs = 0; // server clock minus ours, from each snapshot's time
 
 export const localTime = (serverMs) => serverMs - serverOffsetMs;
 
-// What the referee cannot hear (the broker, a sensor device), and a countdown it called off.
+// What the referee cannot hear (the broker, a sensor device), and a countdown it called off
+// (and why, as the server worded it: `voided_text`).
 function showLinks(state) {
   const banner = document.getElementById("links");
   const down = (state.links || []).map((l) => t("link.down", {
     what: l.link === "broker" ? t("link.broker") : t("link.device", { id: l.link.replace(/^device:/, "") }),
     reason: l.reason }));
-  if (state.voided) down.push(t("link.voided"));
+  if (state.voided) down.push(state.voided_text ? say(state.voided_text) : t("link.voided"));
   if (state.journal_error) down.push(t("journal.failed"));
   banner.hidden = down.length === 0;
   banner.textContent = down.join(" ");
