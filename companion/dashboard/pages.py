@@ -26,6 +26,7 @@ from companion.referee.table import Table
 from companion.rules.powers import POWERS
 
 FIELD = re.compile(r"\{(\w+)\}")
+AWAY_REFRESH_S = 10  # a phone whose player sits out looks again this often: back with them
 # Why a phone may not open a seat (access.Phone), in the catalogs' words.
 PHONE_MESSAGES = {"taken": "phone.taken", "released": "phone.released",
                   "earlier": "phone.earlier", "bad": "ui.bad_seat_link", "away": "phone.away"}
@@ -84,7 +85,8 @@ def pages_blueprint(table: Table, settings: DashboardSettings) -> Blueprint:
             status = STATUS[table.access.refusal(seat, phone).kind]
             player = (table.access.placed(claim) or ("",))[0]
             page = make_response(render("message.html", message_key=PHONE_MESSAGES[phone],
-                                        state=phone, args={"player": player}), status)
+                                        state=phone, args={"player": player},
+                                        away_refresh_s=AWAY_REFRESH_S), status)
         refile_claims(page, table.access)
         page.headers["Cache-Control"] = "no-store"  # a claim's CSRF token, a hand
         return page
