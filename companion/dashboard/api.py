@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, session
 
+from companion.dashboard.access import CLAIM_COOKIE, keep_claim
 from companion.referee.commands import Auth, CommandError, Refusals
 from companion.referee.table import Table
 
@@ -20,8 +21,6 @@ MAX_BODY = 64 * 1024  # the largest command (a new game) is well under 1 KiB
 WRONG_PIN_LIMIT = 5  # wrong tries from one address ...
 WRONG_PIN_TABLE_LIMIT = 10  # ... or from all addresses together ...
 WRONG_PIN_WINDOW_S = 60.0  # ... in this long stop PIN tries (from it, or all) as long
-CLAIM_COOKIE = "seat{}"  # a phone's claim on seat n, HttpOnly and SameSite=Strict
-CLAIM_COOKIE_S = 7 * 86400  # a game night and more; a new game ends the claim anyway
 STATUS = {"invalid": 400, "unauthorized": 401, "forbidden": 403, "conflict": 409,
           "too_large": 413, "rule": 422, "too_many": 429, "blind": 503, "unwritten": 507}
 
@@ -92,7 +91,8 @@ def api_blueprint(table: Table) -> Blueprint:
             return Auth(control=True)
         if "X-Seat-Claim" in request.headers or "X-Seat" in request.headers:
             seat = _int(request.headers.get("X-Seat"))
-            seat = claim_seat(request.headers.get("X-Seat-Claim")) if seat is None else seat
+            claim = request.headers.get("X-Seat-Claim")
+            seat = table.access.seat_held(claim) or claim_seat(claim) if seat is None else seat
             if seat is None:
                 raise CommandError("unauthorized", "X-Seat: the seat this phone holds")
             return phone(seat)
@@ -109,7 +109,7 @@ def api_blueprint(table: Table) -> Blueprint:
             raise CommandError("unauthorized", f"seat {seat} is the phone's that holds it: "
                                "open its link on that phone (the table PIN opens no hand)")
         if not table.access.holds(seat, claim):
-            raise table.access.refusal(seat, table.access.phone(seat, claim, None))
+            raise table.access.refusal(seat, table.access.phone(seat, claim, None), claim)
         if request.method == "POST" and "X-Seat-Claim" not in request.headers:
             sent = request.headers.get("X-CSRF-Token", "")
             if not secrets.compare_digest(sent, table.access.csrf(claim or "")):
@@ -152,8 +152,7 @@ def api_blueprint(table: Table) -> Blueprint:
         claim = table.claim(seat, token)
         response = jsonify({"ok": True, "seat": seat, "claim": claim,
                             "csrf": table.access.csrf(claim)})
-        response.set_cookie(CLAIM_COOKIE.format(seat), claim, max_age=CLAIM_COOKIE_S,
-                            httponly=True, samesite="Strict")
+        keep_claim(response, seat, claim)
         return response
 
     @bp.post("/seat/<int:seat>/release")

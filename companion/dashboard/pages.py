@@ -14,10 +14,10 @@ from typing import Any
 from urllib.parse import urlencode
 
 import segno
-from flask import Blueprint, Response, abort, make_response, render_template, request
+from flask import Blueprint, Response, abort, make_response, redirect, render_template, request
 
 from companion.dashboard import i18n
-from companion.dashboard.access import csrf_token, is_controller
+from companion.dashboard.access import csrf_token, is_controller, refile_claims
 from companion.dashboard.address import phones_base
 from companion.dashboard.api import STATUS, phone_claim
 from companion.dashboard.settings import DashboardSettings
@@ -26,9 +26,10 @@ from companion.referee.table import Table
 from companion.rules.powers import POWERS
 
 FIELD = re.compile(r"\{(\w+)\}")
+AWAY_REFRESH_S = 10  # a phone whose player sits out looks again this often: back with them
 # Why a phone may not open a seat (access.Phone), in the catalogs' words.
 PHONE_MESSAGES = {"taken": "phone.taken", "released": "phone.released",
-                  "earlier": "phone.earlier", "bad": "ui.bad_seat_link"}
+                  "earlier": "phone.earlier", "bad": "ui.bad_seat_link", "away": "phone.away"}
 
 
 def translator(lang: str) -> Callable[..., str]:
@@ -73,15 +74,20 @@ def pages_blueprint(table: Table, settings: DashboardSettings) -> Blueprint:
         first phone to open the seat's link, else a sentence saying why not."""
         token, claim = request.args.get("token"), phone_claim(seat)
         phone = table.access.phone(seat, claim, token)
-        if phone == "mine":
+        if phone == "moved":  # the same player, another seat: the phone follows them
+            page = make_response(redirect(f"/seat/{table.access.seat_held(claim)}"))
+        elif phone == "mine":
             page = make_response(render("seat.html", seat=seat, token="",
                                         phone_csrf=table.access.csrf(claim or "")))
         elif phone == "claim":
             page = make_response(render("seat.html", seat=seat, token=token, phone_csrf=""))
         else:
             status = STATUS[table.access.refusal(seat, phone).kind]
+            player = (table.access.placed(claim) or ("",))[0]
             page = make_response(render("message.html", message_key=PHONE_MESSAGES[phone],
-                                        state=phone), status)
+                                        state=phone, args={"player": player},
+                                        away_refresh_s=AWAY_REFRESH_S), status)
+        refile_claims(page, table.access)
         page.headers["Cache-Control"] = "no-store"  # a claim's CSRF token, a hand
         return page
 
@@ -92,6 +98,15 @@ def pages_blueprint(table: Table, settings: DashboardSettings) -> Blueprint:
         if not is_controller():
             return render("login.html")
         return render("sim.html", guns=sorted(table.simulator.boards))
+
+    @bp.get("/referee/seat/<int:seat>")
+    def seat_link(seat: int) -> Response:
+        """The seat's link opened on the device in hand (it holds the token: control only)."""
+        if not is_controller():
+            abort(401)
+        page = make_response(redirect(f"/seat/{seat}?token={table.access.seat_token(seat)}"))
+        page.headers["Cache-Control"] = "no-store"
+        return page
 
     @bp.get("/referee/qr/<int:seat>.svg")
     def seat_qr(seat: int) -> Response:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from flask import Response, request
 
 from companion.dashboard.access import is_controller
-from companion.dashboard.api import CLAIM_COOKIE, claim_seat
+from companion.dashboard.api import CLAIM_COOKIE
 from companion.dashboard.http11 import VOUCH
 from companion.referee.table import Table
 
@@ -19,7 +19,7 @@ def keeps_its_place(table: Table) -> Callable[[Response], Response]:
     def vouch(response: Response) -> Response:
         proven = request.environ.get(VOUCH)
         if proven is not None and (is_controller() or any(
-                table.access.holds(claim_seat(claim) or 0, claim) for claim in _claims())):
+                table.access.seat_held(claim) for claim in _claims())):
             proven()
         return response
 

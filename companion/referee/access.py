@@ -2,9 +2,11 @@
 
 A seat's link (its QR code on the Godfather's Phones tab) names the table, the game and
 the seat. The first phone that opens it claims the seat and gets a claim of its own; from
-then on the link alone gives nothing, and the PIN never opens a hand. Claims are journaled
-(hashed), so a restart keeps them; a new game gives new links and ends every claim; the
-Godfather may release a seat, for its player to claim it again.
+then on the link alone gives nothing, and the PIN never opens a hand. A claim is its
+player's at this table, not the game's: the next game with the same name reseats it where
+the player now sits (no new scan), and a phone whose player sits out says so. Claims are
+journaled (hashed) for every game, so a restart keeps them; a new game gives new links;
+the Godfather may release a seat, and that phone is out for good.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ PIN_DIGITS = 6  # a generated PIN: at 600 guesses an hour, 35 days on average (a
 HAND_FIELDS = ("card", "give", "discard")  # an action naming one of these tells a hand
 
 # What a phone is to a seat: it holds it ("mine"), may claim it ("claim"), or is refused.
-Phone = Literal["mine", "claim", "taken", "released", "earlier", "bad"]
+Phone = Literal["mine", "claim", "taken", "released", "earlier", "bad", "moved", "away"]
 REFUSALS: dict[str, tuple[str, str]] = {
     "taken": ("conflict",
               "seat {seat} is held by another phone: ask the Godfather to release it"),
@@ -31,6 +33,8 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "earlier": ("forbidden",
                 "this link is from an earlier game: ask the Godfather for the new link"),
     "bad": ("forbidden", "this link is not valid for seat {seat}"),
+    "moved": ("forbidden", "{player} sits at seat {now} in this game: open /seat/{now}"),
+    "away": ("forbidden", "{player} is not in this game: this phone comes back with them"),
 }
 
 
@@ -88,6 +92,24 @@ def check_sensed(auth: Auth, player: str, seat: int, kind: str, kit: Kit,
                        code="sensored", sensor=part)
 
 
+def reseated(phones: dict[str, str], seat_of: dict[str, int]) -> dict[int, str]:
+    """A new game's claims: each phone of the table held for its player, where they sit."""
+    return {seat_of[name]: digest for name, digest in phones.items() if name in seat_of}
+
+
+def table_phones(games: Iterable[tuple[dict[str, int], dict[int, str]]]) -> dict[str, str]:
+    """Each player's phone from the journal's games (their seats and claims, oldest first):
+    a player seated without a claim has none (released); one not seated keeps theirs."""
+    phones: dict[str, str] = {}
+    for seats, claims in games:
+        for name, seat in seats.items():
+            if int(seat) in claims:
+                phones[name] = claims[int(seat)]
+            else:
+                phones.pop(name, None)
+    return phones
+
+
 def _sign(secret: bytes, *parts: object) -> str:
     return hmac.new(secret, ":".join(map(str, parts)).encode(), hashlib.sha256).hexdigest()
 
@@ -119,11 +141,17 @@ class Access:
         self.game = 0  # the game in play, as the referee last said
         self.seats: frozenset[int] = frozenset()
         self._claims: dict[int, str] = {}  # seat -> the digest of its phone's claim
+        self._owners: dict[str, str] = {}  # a phone's digest -> its player (all games)
+        self._player_at: dict[int, str] = {}
         self.refused = Refusals("a phone's claim")  # taken, earlier, bad
 
-    def follow(self, game: int, seats: Iterable[int], claims: dict[int, str]) -> None:
-        """The game in play (new, or resumed after a restart): its seats and claims."""
-        self.game, self.seats, self._claims = game, frozenset(seats), claims
+    def follow(self, game: int, player_at: dict[int, str], claims: dict[int, str],
+               phones: dict[str, str]) -> None:
+        """The game in play (new, or resumed after a restart): its seats and claims, and
+        the table's phones by player."""
+        self.game, self.seats, self._claims = game, frozenset(player_at), claims
+        self._player_at = dict(player_at)
+        self._owners = {digest: name for name, digest in phones.items()}
 
     def check_pin(self, pin: str) -> bool:
         return hmac.compare_digest(self.pin.encode(), (pin or "").encode())
@@ -153,10 +181,27 @@ class Access:
         kept = self._claims.get(seat)
         return bool(claim) and kept is not None and hmac.compare_digest(kept, _digest(claim or ""))
 
+    def placed(self, claim: str | None) -> tuple[str, int | None] | None:
+        """Whose phone this claim is, and their seat in this game (None: they sit out);
+        None for a claim no phone of this table holds (released, or never given)."""
+        name = self._owners.get(_digest(claim)) if claim else None
+        if name is None:
+            return None
+        seat = next((s for s, n in self._player_at.items() if n == name), None)
+        return name, seat if seat is not None and self._claims.get(seat) == _digest(
+            claim or "") else None
+
+    def seat_held(self, claim: str | None) -> int | None:
+        """The seat this claim's phone holds in this game, if any."""
+        place = self.placed(claim)
+        return place[1] if place else None
+
     def phone(self, seat: int, claim: str | None, token: str | None) -> Phone:
         """What a phone with this claim (its cookie) and this link's token is to the seat."""
         if self.holds(seat, claim):
             return "mine"
+        if (place := self.placed(claim)) is not None and not token:
+            return "away" if place[1] is None else "moved"
         if token:
             game = _game_of(token)
             if game is None or game > self.game or not hmac.compare_digest(
@@ -172,9 +217,13 @@ class Access:
             return "earlier"
         return "released" if claim and game == self.game and seat in self.seats else "bad"
 
-    def refusal(self, seat: int, phone: Phone) -> CommandError:
+    def refusal(self, seat: int, phone: Phone, claim: str | None = None) -> CommandError:
+        """Why not, in words; a phone that is its player's says whose, and where they sit."""
         kind, message = REFUSALS.get(phone, REFUSALS["bad"])
-        return CommandError(kind, message.format(seat=seat), phone=phone)
+        player, now = self.placed(claim) or ("", None)
+        extra = {"player": player, "seat": now} if phone in ("moved", "away") else {}
+        return CommandError(kind, message.format(seat=seat, player=player, now=now),
+                            phone=phone, **extra)
 
     def new_claim(self, seat: int, token: str) -> tuple[str, str]:
         """(a claim, its digest) for the first phone to open a seat's link; the referee

@@ -61,7 +61,11 @@ def arrows(game: Game, sensors: dict[int, dict[str, Any]]) -> list[dict[str, Any
 
 
 def standee(s: GameState, p: Player, sensed_down: bool, asked_down: bool) -> Text:
-    """The standee as the game counts it now, or what its player should do with it."""
+    """The standee as the game counts it now, or what its player should do with it (at the
+    game's end, nothing: it is as it lies)."""
+    if s.over:
+        return text("standee.down" if sensed_down else "standee.up") | {
+            "kind": "down" if sensed_down else "up"}
     if s.phase == COURAGE and p.down is None:
         return text("standee.down" if sensed_down else "standee.up") | {
             "kind": "down" if sensed_down else "up"}

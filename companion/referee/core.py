@@ -33,6 +33,7 @@ from companion.referee.inputs import (
     Tick,
     Write,
 )
+from companion.referee.labels import voided
 from companion.referee.links import Links
 from companion.referee.readings import Readings
 from companion.referee.stage import Sensed, Stage
@@ -64,9 +65,11 @@ class State:
     lay_down: dict[str, float] = field(default_factory=dict)  # wounded asked to lie, since
     ambiguous: dict[str, list[int]] = field(default_factory=dict)  # aims the Godfather decides
     voided: str | None = None  # why the last countdown was called off
+    voided_text: dict[str, Any] | None = None  # the same, in the pages' words (labels.voided)
     journal_error: str | None = None  # why play is paused: the journal failed
     replays: tuple[dict[str, Any], ...] = ()  # this round's countdowns, as read
     claims: dict[int, str] = field(default_factory=dict)  # seat -> its phone's claim digest
+    phones: dict[str, str] = field(default_factory=dict)  # player -> their phone's, all games
     stand_ins: dict[int, str] = field(default_factory=dict)  # seat -> the bot playing it
     step_key: tuple[Any, ...] = ()  # the step commands are made about (see `step`)
     step_version: int = 0  # the version that step began at
@@ -86,7 +89,7 @@ class State:
                        marks=self.marks.copy(),
                        game=game, lay_down=dict(self.lay_down),
                        ambiguous=dict(self.ambiguous), claims=dict(self.claims),
-                       stand_ins=dict(self.stand_ins))
+                       phones=dict(self.phones), stand_ins=dict(self.stand_ins))
 
 
 def start(boot: Boot) -> State:
@@ -98,6 +101,7 @@ def start(boot: Boot) -> State:
         r = boot.game
         load(state, r.id, r.setup, list(r.entries), r.last_seq)
         state.claims = dict(r.claims)
+        state.phones = dict(r.phones)
     state.step_key, state.step_version = step(state), state.version
     return state
 
@@ -198,10 +202,10 @@ class Decision:
         if g.ordered is not None and s.stage.name != "reaim":  # (only the privilege orders)
             s.stage = Stage("reaim", since_ms=s.now_ms)
 
-    def void(self, why: str) -> None:
+    def void(self, why: str, words: dict[str, Any]) -> None:
         """Call a countdown off: its facts cannot be trusted; the Godfather counts again."""
         self.out.append(Log(f"countdown voided: {why}"))
-        self.s.stage, self.s.voided = Stage(), why
+        self.s.stage, self.s.voided, self.s.voided_text = Stage(), why, words
 
     def sensed(self, sensed: Sensed) -> None:
         """Apply what the sensors read; a refusal (a tap got there first) is only logged."""
@@ -234,7 +238,8 @@ class Decision:
         if not s.links.set(inp.name, inp.up, inp.reason, s.now_ms, s.marks.last(inp.name)):
             return
         if not inp.up and s.stage.name in ("countdown", "kid"):
-            self.void(f"{inp.name} went down ({inp.reason})")
+            self.void(f"{inp.name} went down ({inp.reason})",
+                      voided("voided.went_down", [inp.name], inp.reason))
         self.changed(game=True)
 
     def echo(self, inp: Echo) -> None:
@@ -251,6 +256,7 @@ class Decision:
             raise CommandError("conflict", f"seat {inp.seat} is held by another phone: ask "
                                            "the Godfather to release it")
         s.claims[inp.seat] = inp.digest
+        s.phones[game.player_at[inp.seat]] = inp.digest  # the phone is the player's now
         self.write(Hold(game.id, inp.seat, inp.digest, s.now_ms))
         self.changed(game=False)
 
@@ -288,7 +294,8 @@ class Decision:
             late = ", ".join(f"{b.source} heard only up to {b.mark_ms - st.three_ms:+.0f} ms"
                              for b in behind)
             self.void(f"the count could not be completed: {late} from \"three\", the "
-                      f"count needs {window_end(st, s.timing) - st.three_ms:+.0f} ms")
+                      f"count needs {window_end(st, s.timing) - st.three_ms:+.0f} ms",
+                      voided("voided.late", [b.source for b in behind]))
             self.changed(game=True)
 
     def snapshot(self, st: Stage) -> None:
@@ -297,7 +304,8 @@ class Decision:
         s.stage = Stage()
         broken = s.links.broken_since(st.beats_ms[0])
         if broken is not None:  # a link was down while the facts happened: never "nobody"
-            self.void(f"{broken.link} was down ({broken.reason})")
+            self.void(f"{broken.link} was down ({broken.reason})",
+                      voided("voided.was_down", [broken.link], broken.reason))
             self.changed(game=True)
             return
         read = replay.record(game, st, s.readings, s.timing, len(s.replays) + 1)
@@ -341,6 +349,7 @@ def view_of(s: State, names: dict[int, str], now: float) -> views.Snapshot:
         s.table, s.version, s.revision, s.paused, s.stage, now, game,
         sensors={seat: s.readings.seat_now(seat, now) for seat in seats},
         lay_down=frozenset(s.lay_down), ambiguous=dict(s.ambiguous),
-        links=s.links.public(), voided=s.voided, journal_error=s.journal_error,
+        links=s.links.public(), voided=s.voided, voided_text=s.voided_text,
+        journal_error=s.journal_error,
         replays=s.replays, names=dict(names), claimed=frozenset(s.claims),
         stand_ins=dict(s.stand_ins), kit=s.kit())

@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.referee import amend, core
 from companion.referee import stage as stages
-from companion.referee.access import SENSED, check_player, check_sensed
+from companion.referee.access import SENSED, check_player, check_sensed, reseated
 from companion.referee.commands import EXACT_VERSION, Auth, CommandError
 from companion.referee.inputs import Command, Entry, Finish, Hold, NewGame, Rewrite, Undo
 from companion.referee.setup import check_setup
@@ -55,8 +55,10 @@ def new_game(d: core.Decision, cmd: dict[str, Any], _auth: Auth) -> None:
         d.write(Finish(s.game.id))
     s.lay_down.clear()
     s.replays = ()
-    s.claims = {}
     core.load(s, s.last_game, setup, [], 0)
+    s.claims = reseated(s.phones, s.game.seat_of if s.game else {})
+    for seat, digest in sorted(s.claims.items()):  # journaled: a restart keeps them
+        d.write(Hold(s.last_game, seat, digest, s.now_ms))
     d.changed(game=True)
 
 
@@ -84,7 +86,7 @@ def countdown(d: core.Decision, _cmd: dict[str, Any], _auth: Auth) -> None:
                                     f"({down[0].reason}): the referee would decide blind",
                            links=s.links.public())
     s.stage = stages.countdown(game.state, s.stage, s.paused, s.now_ms, s.timing)
-    s.voided = None
+    s.voided = s.voided_text = None
     d.changed(game=True)
 
 
@@ -135,6 +137,7 @@ def release(d: core.Decision, cmd: dict[str, Any], _auth: Auth) -> None:
     if seat not in s.claims:
         raise CommandError("rule", f"no phone holds seat {seat}: nothing to release")
     del s.claims[seat]
+    s.phones.pop(s.game.player_at[seat] if s.game else "", None)  # that phone is out
     d.write(Hold(d.need_game().id, seat, None, s.now_ms))
     d.changed(game=True)
 

@@ -10,16 +10,30 @@ from companion.referee.game import Game, engine_setup
 from companion.rules import GameState, apply_in_place, new_game
 from companion.rules.events import GameOver, RoundBegun, Wounded
 from companion.rules.scoring import bonus_holder, diamond_cards, scores
+from companion.rules.state import Player
 
 
 def final(s: GameState, totals: list[dict[str, int]]) -> dict[str, Any]:
     """`final`: each player's count, with `diamond_cards` (the bonus goes to the living
     player with strictly the most diamond cards, whatever their value); `result`."""
     bonus = bonus_holder(s)
+    rank = ranks(s, totals)
     rows = [{"name": p.name, "alive": p.alive, "wounds": p.wounds, "loot": p.loot[:],
              "score": totals[p.seat], "diamond_cards": diamond_cards(p),
-             "bonus": p is bonus} for p in s.players]
+             "bonus": p is bonus, "rank": rank[p.name]} for p in s.players]
     return {"final": rows, "result": {"winners": winners_text(s), "tiebreak": tiebreak(s)}}
+
+
+def ranks(s: GameState, totals: list[dict[str, int]]) -> dict[str, int]:
+    """Each player's place: 1 for the winners; then the living by total, a tie settled by
+    the most wounds as the win is (R9, R15); then those out of the game (they cannot win)
+    by total. Players equal on all of it share a place (1, 2, 2, 4)."""
+    def key(p: Player) -> tuple[bool, bool, int, int]:
+        return (p.name in s.winners, p.alive, totals[p.seat]["total"],
+                p.wounds if p.alive else 0)
+    keys = {p.name: key(p) for p in s.players}
+    return {name: 1 + sum(other > mine for other in keys.values())
+            for name, mine in keys.items()}
 
 
 def winners_text(s: GameState) -> Text:

@@ -82,6 +82,20 @@ def action_label(a: dict[str, Any], phone: bool = False,
     return "ref.deal", {}  # deal: the physical-loot form's own button
 
 
+def link_name(link: str) -> Text:
+    """A link or a watermark's source as the pages name it: the broker, or a sensor hub."""
+    if link.startswith("device:"):
+        return text("link.device", id=link.removeprefix("device:"))
+    return text("link.broker")
+
+
+def voided(key: str, links: list[str], reason: str = "") -> Text:
+    """Why the last countdown was called off, for the pages: `voided.went_down` (a link
+    went down during it), `voided.was_down` (down while its facts happened) or
+    `voided.late` (sources not heard to its end), naming the links."""
+    return text(key, links=[link_name(link) for link in links], reason=reason)
+
+
 def card(c: str) -> Text:
     return text(f"card.{c}")
 

@@ -33,11 +33,16 @@ def mine(a: dict[str, Any]) -> bool:
     return not (a["type"] == "aim" and not a.get("target"))
 
 
-def phone_button(a: dict[str, Any], aimless: frozenset[str]) -> dict[str, Any]:
+def phone_button(a: dict[str, Any], aimless: frozenset[str],
+                 down: str | None = None) -> dict[str, Any]:
+    """`down`: the owner's card down. The Smart taking it back and discarding the same
+    kind changes nothing (R28): that choice is the Smart's pass, and says so."""
     key, args = action_label(a, phone=True, aimless=aimless)
     if key not in SECOND_PERSON:
         key = "mine." + key.removeprefix("action.")
         args = {k: v for k, v in args.items() if k != "player"}
+    if a["type"] == "smart" and down is not None and a.get("discard") == down:
+        key = "mine.smart_pass"
     return {**button({"type": "action", "action": a}, key, **args),
             "group": GROUP.get(a["type"], "power")}
 
@@ -45,7 +50,8 @@ def phone_button(a: dict[str, Any], aimless: frozenset[str]) -> dict[str, Any]:
 def phone_buttons(s: GameState, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The owner's buttons, ordered by step (GROUPS), each with its `group`."""
     aimless = aiming_at_nobody(s)
-    buttons = [phone_button(a, aimless) for a in legal if mine(a)]
+    buttons = [phone_button(a, aimless, s.players[s.index[a["player"]]].card)
+               for a in legal if mine(a)]
     return sorted(buttons, key=lambda b: GROUPS.index(b["group"]))
 
 

@@ -21,7 +21,7 @@ from typing import Any, Generic, TypeVar, cast
 
 from companion.clock import Clock
 from companion.referee import core, reducer, views
-from companion.referee.access import Access
+from companion.referee.access import Access, table_phones
 from companion.referee.commands import Auth, CommandError
 from companion.referee.equipment import Kit
 from companion.referee.game import Game
@@ -68,8 +68,9 @@ def resumed(journal: Journal) -> Resumed | None:
     if latest is None:
         return None
     game = latest[0]
+    kept = [(journal.setup(g)["seats"], journal.claims(g)) for g, _, _ in journal.games()]
     return Resumed(game, journal.setup(game), tuple(journal.entries(game)),
-                   journal.last_seq(game), journal.claims(game))
+                   journal.last_seq(game), journal.claims(game), table_phones(kept))
 
 
 T = TypeVar("T")
@@ -154,8 +155,8 @@ class Table:
 
     def _follow(self) -> None:
         game = self.state.game
-        self.access.follow(game.id if game else 0, game.player_at if game else (),
-                           self.state.claims)
+        self.access.follow(game.id if game else 0, game.player_at if game else {},
+                           self.state.claims, self.state.phones)
 
     def close(self) -> None:
         """Let the outbox finish: every input and digest on disk."""

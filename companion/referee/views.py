@@ -77,6 +77,7 @@ class Snapshot:
     stand_ins: dict[int, str] = field(default_factory=dict)  # seat -> a bot's style (the demo)
     links: list[dict[str, Any]] = field(default_factory=list)  # links down now
     voided: str | None = None  # why the last countdown was called off
+    voided_text: dict[str, Any] | None = None  # the same, as a text (labels.voided)
     journal_error: str | None = None  # the journal cannot be written: play is paused
     replays: tuple[dict[str, Any], ...] = ()  # this round's countdowns, as read (replay.py)
     kit: Kit = field(default_factory=Kit)  # the seats whose sensors speak for them (aims, postures)
@@ -96,7 +97,8 @@ def public(t: Snapshot) -> dict[str, Any]:
         "version": t.version, "revision": t.revision, "table": t.table, "paused": t.paused,
         "stage": t.stage.public(), "game": None, "players": [], "now_ms": t.now_ms,
         "rounds": ROUNDS, "waiting": None, "over": False,
-        "links": t.links, "voided": t.voided, "journal_error": t.journal_error,
+        "links": t.links, "voided": t.voided, "voided_text": t.voided_text,
+        "journal_error": t.journal_error,
         "arrows": [], "replays": [],
     }
     game = t.game

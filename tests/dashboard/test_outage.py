@@ -46,7 +46,8 @@ def test_the_broker_killed_during_a_countdown_voids_it_and_every_page_says_so(
         expect(banner).to_be_visible(timeout=1500)
         shown_s = time.monotonic() - lost
         expect(banner).to_contain_text("The sensors' message broker is down")
-        expect(banner).to_contain_text("The last countdown was called off")
+        expect(banner).to_contain_text(
+            "The sensors' message broker went down during the last countdown")
         state = live.table.public_state()
         assert state["stage"]["name"] == "idle" and "broker" in state["voided"]
         assert not any(p["aimed"] for p in state["players"])  # nobody "aimed at nobody"

@@ -9,6 +9,7 @@ import urllib.request
 from playwright.sync_api import expect
 from stack import PIN
 
+from companion.dashboard.pages import AWAY_REFRESH_S
 from companion.referee.commands import Auth
 
 
@@ -62,9 +63,10 @@ def test_a_phone_link_needs_its_seats_token(live, open_page):
     assert not live.table.access.claimed
 
 
-def test_a_new_game_ends_the_old_links(live, open_page):
+def test_a_phone_whose_player_left_the_table_says_so(live, open_page):
     """The seat's stream stops at once: a new player at that seat is not shown to the
-    old phone, which ends on the "earlier game" page, as does its old link."""
+    old phone, which says its player is not in this game (its old link is from an earlier
+    game); it opens its player's new seat by itself when they play again."""
     live.table.command({"type": "new_game", "version": live.table.version,
                         "players": ["Ana", "Bob", "Cyd", "Dee"]}, Auth(control=True))
     old_link = f"/seat/2?token={live.table.access.seat_token(2)}"
@@ -73,13 +75,19 @@ def test_a_new_game_ends_the_old_links(live, open_page):
     expect(phone.locator("#me-name")).to_have_text("Bob · seat 2")
     live.table.command({"type": "new_game", "version": live.table.version, "abandon": True,
                         "players": ["Eve", "Fay", "Gus", "Hal"]}, Auth(control=True))
-    expect(phone.locator('.message[data-state="earlier"]')).to_have_text(
-        "This link is from an earlier game. Ask the Godfather for the new link: scan your "
-        "seat's new QR code.")
+    expect(phone.locator('.message[data-state="away"]')).to_have_text(
+        "Bob is not in this game. This phone opens Bob's seat by itself in the next game Bob "
+        "plays at this table.")
     assert "Fay" not in phone.content()
     phone.goto(live.url + old_link)
     expect(phone.locator('.message[data-state="earlier"]')).to_be_visible()
     assert not live.table.access.claimed
+    phone.goto(live.url + "/seat/2")
+    expect(phone.locator('.message[data-state="away"]')).to_be_visible()
+    live.table.command({"type": "new_game", "version": live.table.version, "abandon": True,
+                        "players": ["Eve", "Fay", "Gus", "Bob"]}, Auth(control=True))
+    expect(phone.locator("#me-name")).to_have_text("Bob · seat 4",  # the page looks again
+           timeout=(AWAY_REFRESH_S + 5) * 1000)
 
 
 def test_the_first_phone_holds_its_seat_until_the_godfather_releases_it(

@@ -1,6 +1,7 @@
 """Every seat's phone, held as players hold them: each opens its seat's link (the QR code)
-once per game to claim the seat, then reads its own view and plays from its hand with the
-claim it was given. The bots' ports use it to act as the phones through the HTTP API."""
+once to claim the seat (the next game with their name reseats it), then reads its own view
+and plays from its hand with the claim it was given. The bots' ports use it to act as the
+phones through the HTTP API."""
 
 from __future__ import annotations
 
@@ -49,12 +50,18 @@ class Phones:
         self.seat_of: dict[str, int] = {}
 
     def claim_all(self, state: dict[str, Any]) -> None:
-        """A new game: every phone scans its seat's new code."""
+        """A new game: a player's phone stays theirs wherever they now sit; the others
+        scan their seat's new code."""
         if state["game"] == self.game:
             return
+        kept = {name: self.claims[seat] for name, seat in self.seat_of.items()
+                if seat in self.claims}
         self.game, self.claims = state["game"], {}
         self.seat_of = {p["name"]: p["seat"] for p in state["players"]}
-        for seat in self.seat_of.values():
+        for name, seat in self.seat_of.items():
+            if name in kept:
+                self.claims[seat] = kept[name]
+                continue
             status, body = self.request("/api/claim", {"seat": seat,
                                                        "token": self.link(state["game"], seat)}, {})
             assert status == 200, body

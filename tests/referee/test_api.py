@@ -84,7 +84,12 @@ def test_the_godfather_sees_legal_actions_and_which_seats_a_phone_holds(client, 
         "abandon": True})
     state = client.get("/api/control", headers=PIN).get_json()
     assert {"type": "choose", "player": "Ana"} in state["legal"]  # physical: a "ready" tap
-    assert not any(s["claimed"] for s in state["seats"])  # a new game: new links, no claims
+    assert [s["seat"] for s in state["seats"] if s["claimed"]] == [2]  # Bob's phone stays
+    client.post("/api/command", headers=PIN, json={
+        "type": "new_game", "version": state["version"], "players": NAMES8[4:8],
+        "abandon": True})
+    state = client.get("/api/control", headers=PIN).get_json()
+    assert not any(s["claimed"] for s in state["seats"])  # other players: no phone yet
 
 
 def test_a_phone_sees_and_plays_only_its_own_seat(client, port):
@@ -93,7 +98,8 @@ def test_a_phone_sees_and_plays_only_its_own_seat(client, port):
     me = client.get("/api/seat/2", headers=bob).get_json()["me"]
     assert me["player"] == "Bob" and me["hand"] == {"bang": 3, "click": 5}
     assert {a["player"] for a in me["legal"]} == {"Bob"}
-    assert client.get("/api/seat/2", headers=cyd).status_code == 401
+    r = client.get("/api/seat/2", headers=cyd)  # Cyd's phone is sent to Cyd's own seat
+    assert r.status_code == 403 and (r.get_json()["phone"], r.get_json()["seat"]) == ("moved", 3)
     r = client.post("/api/command", headers=bob, json={
         "type": "action", "version": version,
         "action": {"type": "choose", "player": "Ana", "card": "bang"}})

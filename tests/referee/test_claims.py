@@ -1,5 +1,6 @@
-"""A seat's phone: the first one to open the seat's link holds it, for that game only; the
-PIN opens no hand; the Godfather may release a seat; claims outlive a restart."""
+"""A seat's phone: the first one to open the seat's link holds it, and it stays its
+player's in the next games at the table wherever they sit; the PIN opens no hand; the
+Godfather may release a seat (that phone is out); claims outlive a restart."""
 
 from __future__ import annotations
 
@@ -74,18 +75,58 @@ def test_the_pin_opens_no_hand_and_plays_from_none(port):
     assert not port.table.game.actions
 
 
-def test_a_phone_from_the_last_game_is_refused_and_the_new_link_works(port):
-    phone = client_of(port)
-    claim = open_link(phone, port, 2).get_json()["claim"]
+def test_a_phone_stays_its_players_in_the_next_game_wherever_they_sit(port):
+    """Bob's phone, claimed at seat 2, holds seat 4 when the next game seats him there: no
+    new scan; seat 2 is Ana's new seat, claimed by Ana's phone with its new link."""
+    bob = client_of(port)
+    claim = open_link(bob, port, 2).get_json()["claim"]
     old_game = port.table.game.id
-    port.do("new_game", players=NAMES8[:4], seed=6, abandon=True)
-    earlier = ("this link is from an earlier game: ask the Godfather for the new link")
-    for r in (phone.get("/api/seat/2"), phone.get("/api/seat/2", headers={"X-Seat-Claim": claim}),
-              open_link(client_of(port), port, 2, game=old_game)):
-        assert r.status_code == 403 and r.get_json()["error"] == earlier
-    assert open_link(phone, port, 2, game=old_game + 5).status_code == 403  # not a link yet
-    assert open_link(phone, port, 2).status_code == 200
-    assert phone.get("/api/seat/2").get_json()["me"]["player"] == "Bob"
+    port.do("new_game", players=["Cyd", "Ana", "Dee", "Bob"], seed=6, abandon=True)
+    moved = bob.get("/api/seat/2")
+    assert moved.status_code == 403
+    assert moved.get_json() == {"error": "Bob sits at seat 4 in this game: open /seat/4",
+                                "phone": "moved", "player": "Bob", "seat": 4}
+    view = bob.get("/api/seat/4", headers={"X-Seat-Claim": claim}).get_json()
+    assert view["me"]["player"] == "Bob" and port.table.access.claimed == {4}
+    earlier = "this link is from an earlier game: ask the Godfather for the new link"
+    r = open_link(client_of(port), port, 2, game=old_game)  # an old QR code opens nothing
+    assert r.status_code == 403 and r.get_json()["error"] == earlier
+    assert open_link(client_of(port), port, 4).status_code == 409  # Bob's phone holds it
+    assert open_link(bob, port, 2, game=old_game + 5).status_code == 403  # not a link yet
+    ana = client_of(port)
+    assert open_link(ana, port, 2).status_code == 200
+    assert ana.get("/api/seat/2").get_json()["me"]["player"] == "Ana"
+    assert bob.get("/api/seat/2", headers={"X-Seat-Claim": claim}).status_code == 403
+
+
+def test_a_phone_whose_player_sits_out_says_so_and_comes_back_with_them(tmp_path, port):
+    """Dee sits out game 2 (her phone says so, across a restart too) and plays game 3 at
+    seat 1: her phone holds seat 1 without a scan."""
+    dee = client_of(port)
+    claim = {"X-Seat-Claim": open_link(dee, port, 4).get_json()["claim"]}
+    port.do("new_game", players=["Ana", "Bob", "Cyd", "Eve"], seed=6, abandon=True)
+    away = {"error": "Dee is not in this game: this phone comes back with them",
+            "phone": "away", "player": "Dee", "seat": None}
+    assert dee.get("/api/seat/4").get_json() == away
+    assert open_link(client_of(port), port, 4).status_code == 200  # Eve's seat, Eve's phone
+    port.table.journal.close()
+    again = LocalPort(tmp_path / "journal.sqlite3")
+    dee = client_of(again)
+    r = dee.get("/api/seat/4", headers=claim)
+    assert r.status_code == 403 and r.get_json() == away
+    again.do("new_game", players=["Dee", "Ana", "Bob", "Cyd"], seed=7, abandon=True)
+    assert dee.get("/api/seat/1", headers=claim).get_json()["me"]["player"] == "Dee"
+    assert again.table.access.claimed == {1}
+
+
+def test_a_released_phone_stays_out_in_the_next_game(port):
+    bob = client_of(port)
+    claim = {"X-Seat-Claim": open_link(bob, port, 2).get_json()["claim"]}
+    port.do("release", seat=2)
+    port.do("new_game", players=["Bob", "Ana", "Cyd", "Dee"], seed=6, abandon=True)
+    assert not port.table.access.claimed
+    assert bob.get("/api/seat/1", headers=claim).status_code == 403
+    assert open_link(client_of(port), port, 1).status_code == 200
 
 
 def test_the_godfather_releases_a_seat_and_its_player_claims_it_again(port):

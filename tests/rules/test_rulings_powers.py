@@ -261,6 +261,19 @@ def test_r28_smart_takes_the_card_back_when_the_target_lies_down():
     assert player(out, "Ana")["hand"] == {"bang": 0, "click": 1}
 
 
+def test_r28_the_smart_passes_by_discarding_the_card_played():
+    """"Discards one of their choice instead": the card played is one choice, and leaves
+    the hand and the discard as if the power had not been used (a later step passing it)."""
+    h = with_powers(last_round(), Ana="smart")
+    laid = lines(chooses(Ana="bang", Bob="click", Cyd="click", Dee="click"), RING,
+                 courage(down=("Bob",)))
+    kept = ok(h, lines(laid, "{type: smart, player: Ana, discard: bang}"))
+    passed = ok(h, lines(laid, takes("Ana bill5000")))
+    assert kept["phase"] == "split"  # the Smart's step is over
+    assert player(kept, "Ana")["hand"] == player(passed, "Ana")["hand"]
+    assert kept["discard"] == passed["discard"]
+
+
 def test_r29_stealthy_takes_a_10k_bill_lying_down():
     h = with_powers(last_round(), Dee="stealthy", Bob="dictator")
     out = ok(h, lines(CLICKS, RING, "{type: courage, player: Dee, down: true}"))

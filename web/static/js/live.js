@@ -2,28 +2,32 @@
 // The banner says when the stream is down; EventSource retries by itself, and a stream
 // the server closed for good (e.g. a restart refused it) is reopened after a pause.
 
-import { t } from "./words.js";
+import { say, t } from "./words.js";
 
 let serverOffsetMs = 0; // server clock minus ours, from each snapshot's time
 
 export const localTime = (serverMs) => serverMs - serverOffsetMs;
 
-// What the referee cannot hear (the broker, a sensor device), and a countdown it called off.
+// What the referee cannot hear (the broker, a sensor device), and a countdown it called off
+// (and why, as the server worded it: `voided_text`).
 function showLinks(state) {
   const banner = document.getElementById("links");
   const down = (state.links || []).map((l) => t("link.down", {
     what: l.link === "broker" ? t("link.broker") : t("link.device", { id: l.link.replace(/^device:/, "") }),
     reason: l.reason }));
-  if (state.voided) down.push(t("link.voided"));
+  if (state.voided) down.push(state.voided_text ? say(state.voided_text) : t("link.voided"));
   if (state.journal_error) down.push(t("journal.failed"));
   banner.hidden = down.length === 0;
   banner.textContent = down.join(" ");
   banner.dataset.down = (state.links || []).map((l) => l.link).join(" ");
 }
 
+// Returns `stop()`: the page ends the stream itself (e.g. a phone handing its seat back),
+// and no "connection lost" is shown for it.
 export function connect(url, onState) {
   const banner = document.getElementById("connection");
   let source = null;
+  let stopped = false;
   const show = (ok) => {
     banner.hidden = ok;
     banner.textContent = ok ? "" : t("ui.reconnecting");
@@ -41,6 +45,7 @@ export function connect(url, onState) {
       document.body.dataset.revision = state.revision; // drawn: what tests wait on
     });
     source.onerror = () => {
+      if (stopped) return;
       show(false);
       if (source.readyState === EventSource.CLOSED) setTimeout(retry, 2000);
     };
@@ -54,9 +59,10 @@ export function connect(url, onState) {
       stop.abort();
       if (res.status === 401 || res.status === 403) { location.reload(); return; }
     } catch { /* the server is not back yet */ }
-    open();
+    if (!stopped) open();
   };
   open();
+  return () => { stopped = true; source.close(); };
 }
 
 // A JSON POST; resolves to {ok, status, body}. Cookie sessions carry the page's CSRF token.

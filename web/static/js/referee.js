@@ -3,6 +3,7 @@
 
 import { Countdown, muteButton, voiceButton } from "./countdown.js";
 import { connect, el, notice, post, replace } from "./live.js";
+import { finalPanel } from "./final.js";
 import { ReplayDialog } from "./replay.js";
 import { setupFlow } from "./setup_flow.js";
 import { renderTable } from "./tableview.js";
@@ -117,12 +118,15 @@ function drawOverrides(s) {
 }
 
 // -- the phones tab: a QR code per seat, holding its link, until a phone claims the seat;
-// then a button to release it (the player's phone is cut off, the link claims it again)
+// then a button to release it (the player's phone is cut off, the link claims it again).
+// Beside each code, its link opens the seat on the device in hand (a new tab).
 function drawPhones(seats) {
   replace(document.getElementById("phones"), seats.map((s) => el("figure", {
     class: "phone-link", dataset: { seat: s.seat, claimed: s.claimed ? "yes" : "no" } },
   s.claimed ? el("p", { class: "claimed" }, t("ref.phone_claimed"))
     : el("img", { src: `/referee/qr/${s.seat}.svg?g=${state.game}`, alt: t("ref.qr_of", { player: s.player }), width: 180, height: 180 }),
+  s.claimed ? null : el("a", { class: "open-here", href: `/referee/seat/${s.seat}`, target: "_blank", rel: "noopener" },
+    t("ref.open_here", { player: s.player })),
   el("figcaption", {}, `${s.seat} · ${s.player}`),
   s.claimed ? button(t("ref.release"), () => command({ type: "release", seat: s.seat }),
     { class: "small", "data-command": "release" }) : null)));
@@ -151,6 +155,8 @@ function render(s) {
   }
   redraw("overrides", s.players.map((p) => [p.seat, p.name, p.sensors]), () => drawOverrides(s));
   redraw("phones", s.seats, () => drawPhones(s.seats));
+  redraw("final", [s.game, s.final, s.result], () =>  // the whole count, once the game is over
+    replace(document.getElementById("final"), s.final ? finalPanel(s) : null));
   document.getElementById("abandon-box").hidden = !(s.game && !s.over);
   renderTable(felt, s);
   countdown.update(s.stage);

@@ -6,7 +6,7 @@
 import { Countdown, muteButton } from "./countdown.js";
 import { connect, el, notice, post, replace } from "./live.js";
 import {
-  buttonLabel, lootLabel, plural, powerName, powerReminder, refusal, say, statusLine, t, waitingText,
+  buttonLabel, lootLabel, money, plural, powerName, powerReminder, refusal, say, statusLine, t, waitingText,
 } from "./words.js";
 
 const phone = document.getElementById("phone");
@@ -15,6 +15,7 @@ let csrf = phone.dataset.csrf; // derived from this phone's claim, sent with eac
 const countdown = new Countdown(document.getElementById("countdown"));
 let state = null;
 let drawnActions = null;
+let stopStream = () => {};
 
 async function act(action) {
   const res = await post("/api/command", { version: state.version, type: "action", action },
@@ -48,15 +49,34 @@ function drawActions(commands) {
 
 // A sensored seat's aim and posture come from its gun and standee (no button for them): the
 // phone says what they read now, as the server worded it, and marks the Godfather's override.
-function drawSensors(me) {
-  const sensors = me.sensors || {};
+// Once the game is over, the sensors read nothing that counts: the section goes.
+function drawSensors(me, over) {
+  const sensors = over ? {} : me.sensors || {};
   document.getElementById("my-sensors").hidden = !sensors.gun && !sensors.standee;
   for (const [id, reading] of [["my-gun", sensors.gun], ["my-standee", sensors.standee]]) {
     const line = document.getElementById(id);
     line.hidden = !reading;
     line.textContent = reading ? say(reading) : "";
   }
-  document.getElementById("my-override").hidden = !me.overridden?.length;
+  document.getElementById("my-override").hidden = over || !me.overridden?.length;
+}
+
+// The end of the game: this player's place and total, the diamond bonus if theirs, and the
+// rule that decided (as the server ranked and worded them: `final`, `result`).
+function drawResult(s, name) {
+  const row = s.final?.find((r) => r.name === name);
+  document.getElementById("my-result").hidden = !row;
+  if (!row) return;
+  const args = { rank: row.rank, count: s.final.length, total: money(row.score.total) };
+  const key = row.rank === 1 && s.winners.includes(name)
+    ? (s.winners.length > 1 ? "phone.result_shared" : "phone.result_win")
+    : (row.alive ? "phone.result_rank" : "phone.result_out");
+  document.getElementById("my-rank").textContent = t(key, args);
+  const bonus = document.getElementById("my-bonus");
+  bonus.hidden = !row.bonus;
+  bonus.textContent = row.bonus ? t("phone.result_bonus", { n: row.diamond_cards }) : "";
+  document.getElementById("my-rule").textContent = say(s.result.tiebreak);
+  document.getElementById("my-winners").textContent = say(s.result.winners);
 }
 
 function render(s) {
@@ -78,7 +98,8 @@ function render(s) {
   turn.hidden = !me.turn;
   turn.textContent = me.turn ? t(me.turn) : "";
   drawActions(me.commands);
-  drawSensors(me);
+  drawSensors(me, s.over);
+  drawResult(s, me.player);
   const back = document.getElementById("hand-back");
   back.hidden = !me.stand_in;
   if (me.stand_in) back.textContent = t("phone.hand_back", { style: t(`bot.${me.stand_in}`) });
@@ -109,9 +130,11 @@ async function claim() {
 }
 
 // In the demo: the seat's bot plays it again; this phone lets it go (the link claims it again).
+// The stream is closed first: the seat's release ends it, which is no lost connection.
 async function handBack() {
+  stopStream();
   const res = await post(`/api/seat/${seat}/release`, {}, { "X-CSRF-Token": csrf });
-  if (!res.ok) { notice(refusal(res)); return; }
+  if (!res.ok) { notice(refusal(res)); stopStream = connect(`/api/events?seat=${seat}`, render); return; }
   replace(phone, el("p", { class: "hint", role: "status" },
     t("phone.handed_back", { style: t(`bot.${state.me.stand_in}`) })));
 }
@@ -120,5 +143,5 @@ document.getElementById("hand-back").addEventListener("click", handBack);
 muteButton(document.getElementById("mute"));
 if (csrf || await claim()) {
   document.getElementById("claim").hidden = false;
-  connect(`/api/events?seat=${seat}`, render);
+  stopStream = connect(`/api/events?seat=${seat}`, render);
 }
