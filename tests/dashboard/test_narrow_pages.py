@@ -14,12 +14,13 @@ NARROW = {"width": 360, "height": 740}
 # How wide the page scrolls, how wide the window is, the first elements out of it, and the
 # seats of a table drawing that cover one another.
 OVERFLOW = """() => {
-  const seats = [...document.querySelectorAll('#felt .seat')].filter((e) => e.getClientRects().length)
+  const seats = [...document.querySelectorAll('#felt .seat')]
+    .filter((e) => e.getClientRects().length)
     .map((e) => [e.dataset.seat, e.getBoundingClientRect()]);
   const covered = [];
   seats.forEach(([n, a], i) => seats.slice(i + 1).forEach(([m, b]) => {
-    if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5)
-      covered.push([n, m]);
+    if (a.left < b.right - 0.5 && b.left < a.right - 0.5
+        && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) covered.push([n, m]);
   }));
   return [document.scrollingElement.scrollWidth, window.innerWidth,
     [...document.querySelectorAll('body *')].filter((e) => e.getClientRects().length
