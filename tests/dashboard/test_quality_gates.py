@@ -58,6 +58,10 @@ def name_four_players(page) -> None:
         page.fill(f'input[name="name{seat}"]', name)
 
 
+def show_tab(name: str):
+    return lambda page: page.click(f'[data-tab="{name}"]')
+
+
 def test_no_accessibility_violation_on_any_page(live, open_page, axe):
     referee = open_page("/referee")
     log_in(referee)  # no game yet: the New game flow, with its checks and the phones' warning
@@ -72,6 +76,12 @@ def test_no_accessibility_violation_on_any_page(live, open_page, axe):
     login = open_page("/referee")
     failed += check_in_every_language(axe, login, live.url + "/referee", "#pin")
     failed += check_in_every_language(axe, referee, live.url + "/referee", "#actions")
+    for tab, ready in (("sensors", "#overrides"), ("phones", ".phones")):
+        failed += check_in_every_language(axe, referee, live.url + "/referee",
+                                          f"#tab-{tab} {ready}", show_tab(tab))
+    lost = open_page("/nowhere", expected_errors=("404 (NOT FOUND)", "403 (FORBIDDEN)"))
+    failed += check_in_every_language(axe, lost, live.url + "/nowhere", ".message")
+    failed += check_in_every_language(axe, lost, live.url + "/seat/2", ".message")
     failed += check_in_every_language(axe, referee, live.url + "/calibrate", "#matrix")
     failed += check_in_every_language(axe, referee, live.url + "/sim", ".guns")
     play_to_the_end(live)
