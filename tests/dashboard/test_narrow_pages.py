@@ -88,3 +88,19 @@ def test_every_page_fits_360_px(live, open_page):
         page.goto(f"{live.url}/?lang={lang}")
         expect(page.locator(".final .scores")).to_be_visible()
         assert page.evaluate(TOTAL_ON_SCREEN), lang
+
+
+def test_the_desk_is_explained_where_it_is_chosen(live, open_page):
+    """The New game form's Desk column says what the desk is in words on the page, which a
+    touch screen shows as well as a mouse (no tooltip)."""
+    page = open_page("/referee")
+    page.fill("#pin", PIN)
+    page.click("button[type=submit]")
+    for lang, words in (("en", "Who starts as the Godfather"), ("fr", "Qui commence Parrain"),
+                        ("de", "Wer als Pate beginnt"), ("es", "Quién empieza de Padrino")):
+        page.goto(f"{live.url}/referee?lang={lang}")
+        head = page.locator("#desk-head")
+        expect(head.locator(".th-hint")).to_be_visible()
+        expect(head).to_contain_text(words)
+        # the desk's radio buttons are described by it
+        expect(page.locator('input[name="desk"]').first).to_have_accessible_description(words)
