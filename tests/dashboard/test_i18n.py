@@ -36,22 +36,28 @@ def test_every_language_has_every_string_with_the_same_fields(lang):
 # language writes as English does.
 SAME_EVERYWHERE = {"lang.en", "lang.fr", "lang.de", "lang.es", "ui.title",
                    "count.beat1", "count.beat2", "count.beat3", "venue.rank"}
-FRENCH_POWER_NAMES = {  # the French rulebook, "Les Pouvoirs" (the English one: "Unbreakable")
-    "collector": "The Collector", "cunning": "The Cunning", "cute": "The Cute",
-    "dictator": "The Dictator", "doctor": "The Doctor", "good_friend": "The Good Friend",
-    "greedy": "The Greedy", "hustler": "The Hustler", "junk_dealer": "The Junk Dealer",
-    "kid": "The Kid", "lucky_man": "The Lucky Man", "professional": "The Professional",
-    "smart": "The Smart", "stealthy": "The Stealthy", "unbreakable": "The Unbreakable",
-    "vulture": "The Vulture"}
-GERMAN_POWER_NAMES = {  # the German rulebook, "The Collector (Der Sammler)" and so on
-    "collector": "Der Sammler", "cunning": "Der Gewiefte", "cute": "Der Nette",
-    "dictator": "Der Diktator", "doctor": "Die Ärztin", "good_friend": "Die beste Freundin",
-    "greedy": "Die Gierige", "hustler": "Der Schwindler", "junk_dealer": "Die Schrotthändlerin",
-    "kid": "Das Kind", "lucky_man": "Der Glückspilz", "professional": "Der Profi",
-    "smart": "Der Clevere", "stealthy": "Die Verstohlene", "unbreakable": "Der Unverwüstliche",
-    "vulture": "Der Geier"}
+# The powers in the French rulebook ("Les Pouvoirs") and the German one ("The Kid (Das Kind)").
+# (The English rulebook says "Unbreakable", the French one "The Unbreakable".)
+POWER_NAMES = {
+    "collector": ("The Collector", "Der Sammler"),
+    "cunning": ("The Cunning", "Der Gewiefte"),
+    "cute": ("The Cute", "Der Nette"),
+    "dictator": ("The Dictator", "Der Diktator"),
+    "doctor": ("The Doctor", "Die Ärztin"),
+    "good_friend": ("The Good Friend", "Die beste Freundin"),
+    "greedy": ("The Greedy", "Die Gierige"),
+    "hustler": ("The Hustler", "Der Schwindler"),
+    "junk_dealer": ("The Junk Dealer", "Die Schrotthändlerin"),
+    "kid": ("The Kid", "Das Kind"),
+    "lucky_man": ("The Lucky Man", "Der Glückspilz"),
+    "professional": ("The Professional", "Der Profi"),
+    "smart": ("The Smart", "Der Clevere"),
+    "stealthy": ("The Stealthy", "Die Verstohlene"),
+    "unbreakable": ("The Unbreakable", "Der Unverwüstliche"),
+    "vulture": ("The Vulture", "Der Geier"),
+}
 SAME_AS_ENGLISH = {
-    "fr": {*(f"power.{p}.name" for p in FRENCH_POWER_NAMES),
+    "fr": {*(f"power.{p}.name" for p in POWER_NAMES),
            "step.courage", "final.total", "ref.pause",  # French words: Courage, Total, Pause
            "venue.tables", "venue.table", "venue.place", "venue.score"},
     "de": {"card.bang", "card.click",  # the German cards: „Click“-Karten, „Bang!“-Karten
@@ -78,11 +84,9 @@ def test_official_rulebook_words():
     assert de["step.courage"] == "Mutprobe"
     assert (fr["card.click"], de["card.click"], es["card.click"]) == ("Clic", "Click", "Clic")
     assert fr["loot_label.clip"] == "Chargeur" and de["kind.clip"] == "Magazin"
-    for power, name in FRENCH_POWER_NAMES.items():
-        assert fr[f"power.{power}.name"] == name
-    for power, name in GERMAN_POWER_NAMES.items():
-        assert de[f"power.{power}.name"] == name
-    assert set(FRENCH_POWER_NAMES) == set(POWERS)
+    for power, (french, german) in POWER_NAMES.items():
+        assert (fr[f"power.{power}.name"], de[f"power.{power}.name"]) == (french, german)
+    assert set(POWER_NAMES) == set(POWERS)
     english = re.compile(r"\b(Bullet|Clip|Click)\b")
     assert [k for k, v in es.items() if english.search(v)] == []
     assert es["step.choose"] == "Elección de la carta de bala" and es["kind.clip"] == "cargador"
