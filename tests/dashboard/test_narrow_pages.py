@@ -7,6 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 from stack import PIN
 from test_languages_and_end import play_to_the_end, start
+from test_quality_gates import in_every_language
 
 from companion.dashboard.i18n import LANGUAGES
 
@@ -37,11 +38,7 @@ def fits(page, path: str, ready: str, prepare=lambda page: None) -> list:
     """`path` in each language at 360 px, once `ready` is shown: what scrolls sideways and
     which seats cover one another."""
     wide = []
-    for lang in LANGUAGES:
-        page.goto(f"{path}{'&' if '?' in path else '?'}lang={lang}")
-        expect(page.locator("html")).to_have_attribute("lang", lang)
-        prepare(page)
-        expect(page.locator(ready).first).to_be_visible()
+    for lang in in_every_language(page, path, ready, prepare):
         scroll, window, culprits, covered = page.evaluate(OVERFLOW)
         if scroll > window or covered:
             wide.append((path, lang, scroll, culprits, covered))
@@ -96,6 +93,7 @@ def test_the_desk_is_explained_where_it_is_chosen(live, open_page):
     page = open_page("/referee")
     page.fill("#pin", PIN)
     page.click("button[type=submit]")
+    expect(page.locator("body")).to_have_attribute("data-live", "yes")
     for lang, words in (("en", "Who starts as the Godfather"), ("fr", "Qui commence Parrain"),
                         ("de", "Wer als Pate beginnt"), ("es", "Quién empieza de Padrino")):
         page.goto(f"{live.url}/referee?lang={lang}")

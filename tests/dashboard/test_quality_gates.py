@@ -33,18 +33,22 @@ def violations(axe, page) -> list[str]:
             for v in found]
 
 
-def check_in_every_language(axe, page, url: str, ready: str,
-                            prepare=lambda page: None) -> list[str]:
-    """The page at `url` in each language, once `ready` (a selector) shows it has drawn
-    (after `prepare(page)`, if given)."""
-    failed = []
+def in_every_language(page, url: str, ready: str, prepare=lambda page: None):
+    """Each language's code, once the page at `url` shows it drawn in that language:
+    `ready` (a selector) visible, after `prepare(page)`."""
     for lang in LANGUAGES:
-        page.goto(f"{url}?lang={lang}")
+        page.goto(f"{url}{'&' if '?' in url else '?'}lang={lang}")
         expect(page.locator("html")).to_have_attribute("lang", lang)
         prepare(page)
         expect(page.locator(ready).first).to_be_visible()
-        failed += [f"{url} [{lang}] {v}" for v in violations(axe, page)]
-    return failed
+        yield lang
+
+
+def check_in_every_language(axe, page, url: str, ready: str,
+                            prepare=lambda page: None) -> list[str]:
+    """What axe finds on the page at `url` in each language."""
+    return [f"{url} [{lang}] {v}" for lang in in_every_language(page, url, ready, prepare)
+            for v in violations(axe, page)]
 
 
 def log_in(page) -> None:

@@ -37,8 +37,9 @@ function lootCount(n) {
 }
 
 // Read from the chairs (26 px of cap height on the tablet): the seat and the name, the
-// wounds and the loot, standing or lying, the marks. The power, the desk, a bot and the
-// gun's reading are the small line: the players know them or the arrows show them.
+// wounds and the loot, standing or lying (and whether the Godfather set it by hand), the
+// marks. The power, the desk, a bot and the gun's reading are the small line: the players
+// know them or the arrows show them.
 function seatCard(state, p, onSeat) {
   const manual = p.sensors?.manual?.length ? el("span", { class: "badge manual" }, t("ui.manual")) : null;
   const attrs = {
@@ -56,10 +57,10 @@ function seatCard(state, p, onSeat) {
     el("div", { class: "line about" }, el("span", { class: "power" }, powerName(p.power)),
       state.godfather === p.name ? el("span", { class: "badge desk" }, t("ui.godfather")) : null,
       p.bot ? el("span", { class: "badge bot" }, t("bot.style", { style: t(`bot.${p.bot}`) })) : null,
-      p.alive ? el("span", { class: "gun-state", dataset: { gun: p.gun } }, gun) : null, p.alive ? manual : null),
+      p.alive ? el("span", { class: "gun-state", dataset: { gun: p.gun } }, gun) : null),
     el("div", { class: "line tally" }, wounds(p), lootCount(p.loot_count ?? 0)),
     p.alive
-      ? el("div", { class: "line" }, el("span", { class: "standee", dataset: { kind: p.standee.kind } }, say(p.standee)))
+      ? el("div", { class: "line" }, el("span", { class: "standee", dataset: { kind: p.standee.kind } }, say(p.standee)), manual)
       : el("div", { class: "standee out" }, t("ui.out")),
     p.marks?.length ? el("div", { class: "marks" }, p.marks.map((m) => el("span", { class: "mark", dataset: { kind: m.kind } }, say(m)))) : null);
 }
