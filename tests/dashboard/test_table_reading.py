@@ -86,6 +86,8 @@ def test_a_round_read_on_the_seats(live, open_page, screenshot):
     expect(seat(page, 3).locator(".standee")).to_have_text("Lay down: no share")
     expect(page.locator("svg.arrows .aim")).to_have_count(0)  # the split: no arrow
     expect(page.locator("#banner")).to_contain_text("Bob, you are wounded: lie your standee down.")
+    assert too_small(page) == []  # the wounds, the shots and who lies down: read from the chairs
+    assert page.evaluate(LAYOUT)["clipped"] == []
     sim.tip(2)
     expect(page.locator("#banner")).not_to_contain_text("wounded")
 
