@@ -14,6 +14,30 @@ const countdown = new Countdown(document.getElementById("countdown"));
 const replays = new ReplayDialog(document.getElementById("replay-open"), document.getElementById("replay"));
 let last = null;
 
+// A tablet at the table is a kiosk: its screen stays on while a game runs and may sleep
+// once it is over. The browser drops the lock whenever the page is hidden, so it is asked
+// again when the page is seen again.
+const wake = { wanted: false, lock: null, asking: false };
+async function keepScreenOn(wanted) {
+  wake.wanted = wanted;
+  if (!("wakeLock" in navigator)) return;
+  if (!wanted && wake.lock) {
+    const lock = wake.lock;
+    wake.lock = null;
+    await lock.release();
+  } else if (wanted && !wake.lock && !wake.asking && document.visibilityState === "visible") {
+    wake.asking = true;
+    try {
+      const lock = await navigator.wakeLock.request("screen");
+      lock.addEventListener("release", () => { if (wake.lock === lock) wake.lock = null; });
+      wake.lock = lock;
+    } catch { /* refused (a battery saver): the screen may sleep */ }
+    wake.asking = false;
+    if (!wake.wanted && wake.lock) keepScreenOn(false); // the game ended meanwhile
+  }
+}
+document.addEventListener("visibilitychange", () => keepScreenOn(wake.wanted));
+
 // The log by round, the newest round on top, each round's events numbered in reading order.
 function logRounds(events) {
   const rounds = new Map();
@@ -43,6 +67,7 @@ function render(state) {
   replays.update(state.replays);
   replace(document.getElementById("log"), logRounds(state.events || []));
   replace(document.getElementById("final"), state.final ? finalPanel(state) : null);
+  keepScreenOn(Boolean(state.game) && !state.final);
 }
 
 muteButton(document.getElementById("mute"));

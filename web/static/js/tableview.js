@@ -28,6 +28,18 @@ function wounds(p) {
     el("span", { class: "wound-count" }, `${p.wounds}/${p.wound_limit}`));
 }
 
+// The loot taken as a card symbol and its number: the words ("Loot: 4") stay for screen
+// readers, since at eight seats they would not fit at a size read from the chairs.
+function lootCount(n) {
+  const [before, after = ""] = t("seat.loot", { n: "\u0000" }).split("\u0000");
+  return el("span", { class: "loot-count", title: plural("count.loot", n) },
+    el("span", { class: "sr" }, before), el("span", { class: "loot-n" }, String(n)), el("span", { class: "sr" }, after));
+}
+
+// Read from the chairs (26 px of cap height on the tablet): the seat and the name, the
+// wounds and the loot, standing or lying (and whether the Godfather set it by hand), the
+// marks. The power, the desk, a bot and the gun's reading are the small line: the players
+// know them or the arrows show them.
 function seatCard(state, p, onSeat) {
   const manual = p.sensors?.manual?.length ? el("span", { class: "badge manual" }, t("ui.manual")) : null;
   const attrs = {
@@ -41,16 +53,14 @@ function seatCard(state, p, onSeat) {
   return el("div", attrs,
     el("div", { class: "seat-head" },
       el("span", { class: "seat-no" }, p.seat),
-      el("strong", { class: "name" }, p.name),
-      p.bot ? el("span", { class: "badge bot" }, t("bot.style", { style: t(`bot.${p.bot}`) })) : null),
-    el("div", { class: "line" }, el("span", { class: "power" }, powerName(p.power)),
-      state.godfather === p.name ? el("span", { class: "badge desk" }, t("ui.godfather")) : null),
-    el("div", { class: "line" }, wounds(p),
-      el("span", { class: "loot-count", title: plural("count.loot", p.loot_count ?? 0) }, t("seat.loot", { n: p.loot_count ?? 0 }))),
+      el("strong", { class: "name" }, p.name)),
+    el("div", { class: "line about" }, el("span", { class: "power" }, powerName(p.power)),
+      state.godfather === p.name ? el("span", { class: "badge desk" }, t("ui.godfather")) : null,
+      p.bot ? el("span", { class: "badge bot" }, t("bot.style", { style: t(`bot.${p.bot}`) })) : null,
+      p.alive ? el("span", { class: "gun-state", dataset: { gun: p.gun } }, gun) : null),
+    el("div", { class: "line tally" }, wounds(p), lootCount(p.loot_count ?? 0)),
     p.alive
-      ? el("div", { class: "line" },
-        el("span", { class: "standee", dataset: { kind: p.standee.kind } }, say(p.standee)),
-        el("span", { class: "gun-state", dataset: { gun: p.gun } }, gun), manual)
+      ? el("div", { class: "line" }, el("span", { class: "standee", dataset: { kind: p.standee.kind } }, say(p.standee)), manual)
       : el("div", { class: "standee out" }, t("ui.out")),
     p.marks?.length ? el("div", { class: "marks" }, p.marks.map((m) => el("span", { class: "mark", dataset: { kind: m.kind } }, say(m)))) : null);
 }
@@ -123,6 +133,8 @@ export function renderTable(felt, state, { onSeat = null, sensors = false } = {}
   replace(felt, svg, ...seats);
   const width = felt.clientWidth, height = felt.clientHeight;
   if (!width || !height) { svg.replaceChildren(); return; } // not on screen (a hidden tab)
+  // a seat whose words outgrow its third of the felt drops its small line (power, gun)
+  for (const card of seats) card.classList.toggle("tight", card.scrollHeight > card.clientHeight + 1);
   const cardW = Math.max(0, ...seats.map((c) => c.offsetWidth));
   const cardH = Math.max(0, ...seats.map((c) => c.offsetHeight));
   const pad = 8;
