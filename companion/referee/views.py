@@ -31,7 +31,7 @@ from companion.referee.stage import Stage, countdown_allowed
 from companion.rules import GameState, legal_actions, phase_of, waiting
 from companion.rules.cards import LOOT_KIND, PILE_SIZE, ROUNDS
 from companion.rules.events import EVENTS, Event, RoundBegun
-from companion.rules.phases import NOBODY
+from companion.rules.phases import NOBODY, reads_postures
 from companion.rules.phases import describe as rules_words
 from companion.rules.powers import wound_limit
 from companion.rules.scoring import scores
@@ -278,7 +278,7 @@ def recountable(t: Snapshot, replay: dict[str, Any]) -> bool:
 def recounts(replay: dict[str, Any], row: dict[str, Any], game: Game) -> list[dict[str, Any]]:
     """The counts the Godfather may put instead of what the sensors gave (amend.recount)."""
     cmd = {"type": "recount", "replay": replay["id"], "player": row["player"]}
-    if replay["step"] == "courage":
+    if reads_postures(replay["step"]):
         down = not row["counted"]["down"]
         return [button(cmd | {"down": down}, "recount.down" if down else "recount.up")]
     now = row["counted"].get("target")
