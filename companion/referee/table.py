@@ -149,7 +149,8 @@ class Table:
         changed = any(isinstance(e, Changed) for e in effects)
         logs = [e.message for e in effects if isinstance(e, Log)]
         if changed or logs:
-            shown = core.view_of(self.state, {}, self.state.now_ms) if changed else None
+            shown = core.view_of(self.state, self.settings.names, self.state.now_ms) \
+                if changed else None
             self.outbox.post(self._seq, shown, self.state.revision, logs)
 
     def _follow(self) -> None:
@@ -247,6 +248,14 @@ class Table:
         """The table now, frozen for the views (see views.Snapshot)."""
         with self._lock:
             return core.view_of(self.state, self.settings.names, self.clock.now_ms())
+
+    def frame(self) -> views.TableFrame:
+        """The views of the latest change, as the outbox built and digested them; the
+        table now if the outbox has not caught up yet (a page opened meanwhile)."""
+        frame = self.outbox.frame
+        if frame is not None and frame.revision == self.state.revision:
+            return frame
+        return views.TableFrame(self.view())
 
     def public_state(self) -> dict[str, Any]:
         return views.public(self.view())

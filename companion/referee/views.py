@@ -359,8 +359,15 @@ class TableFrame:
 
     def __init__(self, t: Snapshot) -> None:
         self.t, self.version, self.revision = t, t.version, t.revision
+        self._public: bytes | None = None
+
+    def public_json(self) -> bytes:
+        """The public view's bytes, built once: what the journal digests and pages get."""
+        if self._public is None:
+            self._public = compact_json(public(self.t))
+        return self._public
 
     def body(self, view: str | tuple[str, int], public_body: Callable[[], bytes]) -> bytes:
         if isinstance(view, tuple):
             return splice(public_body(), seat_private(self.t, view[1]))
-        return compact_json(control(self.t) if view == "control" else public(self.t))
+        return compact_json(control(self.t)) if view == "control" else self.public_json()
