@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.referee.game import Game
+from companion.referee.view_model import Arrow
 from companion.rules import GameState
 from companion.rules.events import RoundBegun
 from companion.rules.phases import (
@@ -44,12 +45,12 @@ def round_events(s: GameState) -> list[dict[str, Any]]:
     return out[::-1]
 
 
-def arrows(game: Game, sensors: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+def arrows(game: Game, sensors: dict[int, dict[str, Any]]) -> list[Arrow]:
     """The arrows to draw now: `kind` live (a raised gun in the hold-up), lowered (a gun
     read aiming while down), or counted (what the rules took at "three")."""
     s = game.state
     ordered = s.players[s.ordered] if s.ordered is not None else None
-    out = []
+    out: list[Arrow] = []
     for p in s.living():
         seat = game.seat_of[p.name]
         if aims_counted(s) and p.aimed and p is not ordered:

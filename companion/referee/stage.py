@@ -9,7 +9,6 @@ window of its own; after a privilege order the ordered gun's new target is watch
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from companion.referee.commands import CommandError
 from companion.referee.game import Game
@@ -22,6 +21,7 @@ from companion.referee.timing import (
     new_aim,
     posture_snapshot,
 )
+from companion.referee.view_model import StageView
 from companion.rules import Action, GameState, countdown_step, waiting_for
 from companion.rules.actions import Aim, Courage
 from companion.rules.events import RoundBegun, Wounded
@@ -44,12 +44,12 @@ class Stage:
     since_ms: float = 0.0  # reaim: when the order was given
     beat: int = 0  # beats announced so far
 
-    def public(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name}
+    def public(self) -> StageView:
         if self.name in ("countdown", "kid"):
-            out.update(step=self.step, beat=self.beat, beats_ms=list(self.beats_ms),
-                       cutoff_ms=self.three_ms, decide_ms=self.decide_ms)
-        return out
+            return {"name": self.name, "step": self.step, "beat": self.beat,
+                    "beats_ms": list(self.beats_ms), "cutoff_ms": self.three_ms,
+                    "decide_ms": self.decide_ms}
+        return {"name": self.name}
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ from companion.referee.outbox import Listener, Outbox
 from companion.referee.readings import Readings
 from companion.referee.settings import RefereeSettings
 from companion.referee.stage import Stage
+from companion.referee.view_model import as_json
 from companion.rules import Action, legal_actions
 from companion.sensors.facts import Fact
 
@@ -257,14 +258,15 @@ class Table:
             return frame
         return views.TableFrame(self.view())
 
+    # (as JSON: what the API, MQTT and the bots read; each view's keys are checked in views)
     def public_state(self) -> dict[str, Any]:
-        return views.public(self.view())
+        return as_json(views.public(self.view()))
 
     def control_state(self) -> dict[str, Any]:
-        return views.control(self.view())
+        return as_json(views.control(self.view()))
 
     def seat_state(self, seat: int) -> dict[str, Any]:
-        return views.seat(self.view(), seat)
+        return as_json(views.seat(self.view(), seat))
 
 
 def refuse(effects: list[Effect]) -> None:
