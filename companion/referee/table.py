@@ -44,9 +44,9 @@ from companion.referee.inputs import (
     Tick,
     Write,
     decided,
-    to_json,
 )
 from companion.referee.journal import Journal, JournalError
+from companion.referee.journal_looks import LooksRows
 from companion.referee.links import Links
 from companion.referee.outbox import Listener, Outbox
 from companion.referee.readings import Readings
@@ -103,6 +103,7 @@ class Table:
                      {"ir": tuple(sorted(kit.ir)), "tilt": tuple(sorted(kit.tilt)),
                       "standee": tuple(sorted(kit.standee))})
         self.state = core.start(start)
+        self._looks = LooksRows()  # the hub's looks journaled as changes only
         self._seq = 1  # the inputs' numbers in this start: its Boot is the first
         journal.commit([self._row(start, "{}")], [])
         self._follow()
@@ -110,7 +111,7 @@ class Table:
     # -- the shell ---------------------------------------------------------------------
 
     def _row(self, item: Boot | Input, decision: str) -> tuple[Any, ...]:
-        kind, data = to_json(item)
+        kind, data = self._looks.to_json(item)
         game = self.state.game.id if self.state.game else None
         return (self.boot, self._seq, game, item.at_ms, kind, data, decision)
 
