@@ -8,10 +8,13 @@ from werkzeug.exceptions import HTTPException
 from companion.dashboard import WEB_DIR
 from companion.dashboard.api import api_blueprint
 from companion.dashboard.calibrate import calibrate_blueprint
+from companion.dashboard.evening import evening_blueprint
+from companion.dashboard.overlay import overlay_blueprint
 from companion.dashboard.pages import pages_blueprint, render
 from companion.dashboard.settings import DashboardSettings
 from companion.dashboard.setup_flow import setup_blueprint
 from companion.dashboard.sim import sim_blueprint
+from companion.dashboard.speech import Speaker, speech_blueprint
 from companion.dashboard.streams import StreamServer, streams_blueprint
 from companion.referee.table import Table
 from companion.sensors.settings import SensorSettings
@@ -49,6 +52,9 @@ def create_app(table: Table, settings: DashboardSettings | None = None,
     app.register_blueprint(pages_blueprint(table, settings))
     app.register_blueprint(calibrate_blueprint(table, settings))
     app.register_blueprint(setup_blueprint(table, sensors))
+    app.register_blueprint(speech_blueprint(table, Speaker()))
+    app.register_blueprint(evening_blueprint(table))
+    app.register_blueprint(overlay_blueprint(table))
     if table.simulator is not None:
         app.register_blueprint(sim_blueprint(table.simulator, table))
 

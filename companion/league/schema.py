@@ -30,12 +30,16 @@ from sqlalchemy import (
     inspect,
     select,
     text,
+    update,
 )
 
 from companion.clock import SYSTEM_CLOCK, Clock
+from companion.league.verify import stored_content
 
 NAME = 24  # a player's name, as a table takes it (companion.schema.MAX_NAME)
 metadata = MetaData()
+
+ACCEPTED, FLAGGED, VOIDED = "accepted", "flagged", "voided"  # a game's status
 
 migrations_table = Table(
     "league_migrations", metadata,
@@ -105,7 +109,23 @@ def _v2(conn: Connection) -> None:
         BY_CONTENT.create(conn)
 
 
-MIGRATIONS: list[tuple[int, Callable[[Connection], None]]] = [(1, _v1), (2, _v2)]
+def _v3(conn: Connection) -> None:
+    """The games stored before v2 get their content key; a later copy of a game already
+    stored is voided, with a note naming the first (the store rates everything again)."""
+    seen: dict[str, str] = {content: uid for content, uid in conn.execute(
+        select(games.c.content, games.c.uid).where(games.c.content.is_not(None))).tuples()}
+    for row in conn.execute(select(games.c.id, games.c.uid, games.c.scenario)
+                            .where(games.c.content.is_(None)).order_by(games.c.id)).all():
+        key = stored_content(row.scenario, row.uid)
+        if key in seen:
+            conn.execute(update(games).where(games.c.id == row.id).values(
+                status=VOIDED, note=f"the same game as {seen[key]}: counted once"))
+        else:
+            seen[key] = row.uid
+            conn.execute(update(games).where(games.c.id == row.id).values(content=key))
+
+
+MIGRATIONS: list[tuple[int, Callable[[Connection], None]]] = [(1, _v1), (2, _v2), (3, _v3)]
 LATEST = MIGRATIONS[-1][0]
 
 

@@ -23,10 +23,17 @@ from sqlalchemy.engine.url import make_url
 
 from companion.league import rating
 from companion.league.result import Claim
-from companion.league.schema import games, migrate, players, results
+from companion.league.schema import (
+    ACCEPTED,
+    FLAGGED,
+    VOIDED,
+    games,
+    migrate,
+    players,
+    results,
+)
 from companion.league.verify import Placing, Verdict
 
-ACCEPTED, FLAGGED, VOIDED = "accepted", "flagged", "voided"
 DECISIONS = {"flag": FLAGGED, "void": VOIDED, "restore": ACCEPTED}
 
 
@@ -71,6 +78,8 @@ class Store:
         self._lock = threading.Lock()
         with self.engine.begin() as conn:
             self.migrated = migrate(conn)
+            if 3 in self.migrated:  # (it may have voided copies stored before v2)
+                self._rate_all(conn)
 
     def close(self) -> None:
         self.engine.dispose()

@@ -72,6 +72,15 @@ def verify(claim: Claim) -> Verdict:
                    chart(s, scenario.setup, scenario.actions, seats), content)
 
 
+def stored_content(text: str, uid: str) -> str:
+    """The content key of a game stored as scenario `text` (a league's older rows)."""
+    try:
+        scenario = parse_scenario(load_yaml(text, f"{uid}.yaml"))
+    except YamlError:
+        return _digest(text)
+    return content_key(scenario.setup, scenario.actions)
+
+
 def content_key(setup: Setup, actions: Any) -> str:
     """A game by what it replays to: its players, powers, seed, variant and modes, and
     every action; not its number, journal tag or table, which a copy may change."""

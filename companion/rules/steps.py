@@ -6,6 +6,7 @@ Each handler checks the action against the rules and mutates the (private) state
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 from companion.rules import rng
@@ -26,6 +27,7 @@ from companion.rules.events import (
     Dealt,
     Healed,
     Hustled,
+    JunkSwapped,
     LaidDown,
     Ordered,
     SmartTookBack,
@@ -93,7 +95,7 @@ def deal(s: GameState, p: Player, a: Deal) -> None:
     cards = a.loot if isinstance(a.loot, tuple) else ()
     if not 1 <= len(cards) <= PILE_SIZE or any(c not in LOOT_KIND for c in cards):
         raise RuleError("R2", f"a pile is 1 to {PILE_SIZE} loot cards")
-    over = beyond_the_deck(cards)
+    over = beyond_the_deck(cards, out_of_the_deck(s))
     if over:
         raise RuleError("R2", f"no deck holds that: {over}")
     s.table += list(cards)
@@ -101,11 +103,26 @@ def deal(s: GameState, p: Player, a: Deal) -> None:
     s.events.append(Dealt(s.round, player=p.name, loot=cards))
 
 
-def beyond_the_deck(cards: tuple[str, ...]) -> str | None:
-    """What in one pile no real deck can give (more copies of a card than it holds)."""
+def out_of_the_deck(s: GameState) -> Counter[str]:
+    """The loot cards this game has turned up so far, less what the Junk Dealer put into a
+    later pile (it is turned up again with that pile). What he drew from it is not counted:
+    the companion never sees that pile, so a real deal is never refused."""
+    out: Counter[str] = Counter()
+    for e in s.events:
+        if isinstance(e, Dealt):
+            out.update(e.loot)
+        elif isinstance(e, JunkSwapped) and e.pile is None:
+            out[e.gave] -= 1
+    return out
+
+
+def beyond_the_deck(cards: tuple[str, ...], before: Counter[str]) -> str | None:
+    """What a pile would need beyond one real deck, after the cards `before` it (the
+    earlier rounds'): more copies of a card than the deck holds."""
     for card, n in DECK_COUNTS.items():
-        if cards.count(card) > n:
-            return f"the deck has {n} {card}, the pile {cards.count(card)}"
+        if cards.count(card) + before[card] > n:
+            earlier = f", {before[card]} turned up before" if before[card] > 0 else ""
+            return f"the deck has {n} {card}{earlier}, the pile {cards.count(card)}"
     return None
 
 

@@ -173,12 +173,48 @@ def test_a_database_of_the_first_version_learns_games_by_content(database_url):
     with store.engine.begin() as conn:  # as a league of the first version left it
         conn.execute(text("DROP INDEX games_by_content"))
         conn.execute(text("ALTER TABLE games DROP COLUMN content"))
-        conn.execute(text("DELETE FROM league_migrations WHERE version = 2"))
+        conn.execute(text("DELETE FROM league_migrations WHERE version >= 2"))
     store.close()
     again = Store(database_url)
-    assert again.migrated == [2]
+    assert again.migrated == [2, 3]
     msg = message("t1", 5, SEATINGS[1])
     assert take(again, msg).new and not take(again, copy_of(msg, "t1", "0" * 12, 4)).new
+    again.close()
+
+
+def test_copies_stored_before_games_were_known_by_content_are_counted_once(database_url):
+    """A league that stored the same game twice before v2 (another number, tag or table)
+    keeps the first, voids the copy with a note naming it, and rates the game once."""
+    from sqlalchemy import text
+
+    store = Store(database_url)
+    first, other = message("t1", 7, SEATINGS[0]), message("t2", 8, SEATINGS[1])
+    for msg in (first, other):
+        take(store, msg)
+    copy = copy_of(first, "t2", "0" * 12, 9)
+    with store.engine.begin() as conn:  # the copy, stored as a league before v2 stored it
+        conn.execute(text(
+            "INSERT INTO games (uid, table_id, table_game, ended_ms, received_ms, status, "
+            "mismatch, problems, claimed, chart, scenario, note, content) SELECT :uid, "
+            "table_id, table_game, ended_ms, received_ms, status, mismatch, problems, claimed, "
+            "chart, scenario, note, NULL FROM games WHERE uid = :first"),
+            {"uid": copy["uid"], "first": first["uid"]})
+        conn.execute(text(
+            "INSERT INTO results (game_id, player_id, seat, power, alive, wounds, score, "
+            "winner, place) SELECT (SELECT id FROM games WHERE uid = :uid), player_id, seat, "
+            "power, alive, wounds, score, winner, place FROM results WHERE game_id = "
+            "(SELECT id FROM games WHERE uid = :first)"),
+            {"uid": copy["uid"], "first": first["uid"]})
+        conn.execute(text("UPDATE games SET content = NULL"))
+        conn.execute(text("DELETE FROM league_migrations WHERE version = 3"))
+    store.close()
+    again = Store(database_url)
+    assert again.migrated == [3]
+    assert again.counts() == {"accepted": 2, "voided": 1}
+    voided = next(g for g in again.games() if g["status"] == "voided")
+    assert again.game(voided["id"])["note"] == f"the same game as {first['uid']}: counted once"
+    check_standings(again, [first, other])  # rated once each
+    assert not take(again, copy_of(other, "t3", "1" * 12, 2)).new  # known by content now
     again.close()
 
 

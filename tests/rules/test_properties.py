@@ -23,7 +23,7 @@ from companion.rules import (
 from companion.rules.actions import ACTIONS, FIELDS
 from companion.rules.cards import BULLETS, DECK_COUNTS, KINDS, LOOT_KIND, TOKEN, official_deck
 from companion.rules.engine import pass_window, window
-from companion.rules.events import Event, GoodFriend, RoundBegun
+from companion.rules.events import Dealt, Event, GoodFriend, JunkSwapped, RoundBegun
 from companion.rules.powers import wound_limit
 from companion.rules.setup import Setup
 from companion.rules.state import GameState
@@ -85,10 +85,15 @@ def dealable(s: GameState, a: Action) -> bool:
     t = s.copy()
     while (w := window(t)) is not None:
         pass_window(t, w)
-    deck = Counter(official_deck())  # R2's 64 cards: no pile holds more copies than these
+    left = Counter(official_deck())  # R2's 64 cards, less the piles turned up before;
+    for e in t.events:  # a card the Junk Dealer put into a later pile comes back with it
+        if isinstance(e, Dealt):
+            left.subtract(e.loot)
+        elif isinstance(e, JunkSwapped) and e.pile is None:
+            left[e.gave] += 1
     return (a.type == "deal" and deal_due(t) and a.player == t.players[t.godfather].name
             and isinstance(a.loot, tuple) and all(c in LOOT_KIND for c in a.loot)
-            and all(a.loot.count(c) <= deck[c] for c in a.loot))
+            and all(a.loot.count(c) <= left[c] for c in a.loot))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -291,3 +291,60 @@ def test_r15_painting_sets(n, value):
     h = FOUR + (f"start:\n  round: 8\n  players:\n    Ana: {{loot: {['painting'] * n}}}\n"
                 "loot:\n  - []\n").replace("'", "")
     assert player(ok(h), "Ana")["score"]["paintings"] == value
+
+
+PHYSICAL_ROUND_7 = """players: [Ana, Bob, Cyd, Dee]
+loot_mode: physical
+powers: {Bob: junk_dealer}
+start:
+  round: 7
+  players:
+    Ana: {hand: {bang: 1, click: 1}}
+    Bob: {hand: {bang: 1, click: 1}}
+    Cyd: {hand: {bang: 1, click: 1}}
+    Dee: {hand: {bang: 1, click: 1}}
+"""
+ROUND_7 = """
+{type: deal, player: Ana, loot: [diamond10000, diamond5000, diamond5000]}
+{type: choose, player: Ana, card: click}
+{type: choose, player: Bob, card: click}
+{type: choose, player: Cyd, card: click}
+{type: choose, player: Dee, card: click}
+{type: aim, player: Ana, target: Bob}
+{type: aim, player: Bob, target: Cyd}
+{type: aim, player: Cyd, target: Dee}
+{type: aim, player: Dee, target: Ana}
+{type: courage, player: Ana, down: false}
+{type: courage, player: Bob, down: false}
+{type: courage, player: Cyd, down: true}
+{type: courage, player: Dee, down: true}
+{type: take, player: Ana, loot: diamond10000}
+{type: take, player: Bob, loot: diamond5000}
+"""
+
+
+def test_r2_a_pile_beyond_what_the_deck_has_left_is_refused():
+    """The deck has one $10,000 diamond and three $5,000 ones (R2): once turned up, a later
+    pile cannot hold them again, except a card the Junk Dealer put back into a later pile."""
+    out = refused(PHYSICAL_ROUND_7, ROUND_7 + """
+{type: junk, player: Bob, got: painting}
+{type: take, player: Ana, loot: diamond5000}
+{type: take, player: Bob, loot: godfather}
+{type: deal, player: Bob, loot: [diamond10000, bill5000]}
+""", "R2")
+    assert "the deck has 1 diamond10000, 1 turned up before, the pile 1" in out["error"]["message"]
+    assert out["round"] == 8 and out["table"]["loot"] == []  # (refused: nothing changed)
+    refused(PHYSICAL_ROUND_7, ROUND_7 + """
+{type: junk, player: Bob, got: painting}
+{type: take, player: Ana, loot: diamond5000}
+{type: take, player: Bob, loot: godfather}
+{type: deal, player: Bob, loot: [diamond5000, diamond5000, diamond5000]}
+""", "R2")
+    # the $5,000 diamond Bob gave back lies in the later pile: turned up again, it is dealt
+    after = ok(PHYSICAL_ROUND_7, ROUND_7 + """
+{type: junk, player: Bob, got: painting}
+{type: take, player: Ana, loot: diamond5000}
+{type: take, player: Bob, loot: godfather}
+{type: deal, player: Bob, loot: [diamond5000, diamond5000]}
+""")
+    assert sorted(after["table"]["loot"]) == ["diamond5000", "diamond5000"]

@@ -37,6 +37,7 @@ export function connect(url, onState) {
       show(true);
       showLinks(state);
       onState(state);
+      window.dispatchEvent(new CustomEvent("table-state", { detail: state })); // (the caller)
       document.body.dataset.revision = state.revision; // drawn: what tests wait on
     });
     source.onerror = () => {
