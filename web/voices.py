@@ -20,9 +20,10 @@ import tempfile
 import wave
 from pathlib import Path
 
+from companion.dashboard.i18n import VOICES
+
 WEB = Path(__file__).resolve().parent
 AUDIO = WEB / "static" / "audio"
-VOICES = {"en": "en-us", "fr": "fr-fr", "de": "de", "es": "es"}
 BEATS = (1, 2, 3)
 SILENCE = 600  # samples quieter than this (of 32767) before and after the word are cut
 FADE = 64  # samples of fade-out, so the cut ends without a click

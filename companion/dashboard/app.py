@@ -17,7 +17,6 @@ from companion.dashboard.sim import sim_blueprint
 from companion.dashboard.speech import Speaker, speech_blueprint
 from companion.dashboard.streams import StreamServer, streams_blueprint
 from companion.referee.table import Table
-from companion.referee.views import TableFrame
 from companion.sensors.settings import SensorSettings
 
 # Everything comes from this server: no CDN, no inline script, no framing.
@@ -45,7 +44,7 @@ def create_app(table: Table, settings: DashboardSettings | None = None,
         TESTING=False,
         MAX_CONTENT_LENGTH=64 * 1024,
     )
-    streams = StreamServer(lambda: TableFrame(table.view()), table.subscribe,
+    streams = StreamServer(table.frame, table.subscribe,
                            settings.max_streams, settings.keepalive_s)
     app.extensions["streams"] = streams  # started by the server (dashboard/server.py)
     app.register_blueprint(api_blueprint(table))

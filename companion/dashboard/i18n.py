@@ -15,6 +15,8 @@ from flask import Request
 from companion.dashboard import WEB_DIR
 
 LANGUAGES = ("en", "fr", "de", "es")
+# espeak-ng's voice for each language: the spoken count (web/voices.py) and the caller
+VOICES = {"en": "en-us", "fr": "fr-fr", "de": "de", "es": "es"}
 DEFAULT = "en"
 COOKIE = "lang"
 CATALOG_DIR = WEB_DIR / "i18n"

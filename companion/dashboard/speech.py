@@ -22,8 +22,8 @@ from pathlib import Path
 from flask import Blueprint, Response, request
 
 from companion.dashboard import caller, i18n
+from companion.dashboard.i18n import VOICES
 from companion.referee.table import Table
-from companion.web.voices import VOICES  # (the spoken count's voices: one per language)
 
 RATE_WPM = 160
 CACHE_LINES = 128  # about 100 KB a line: a few games' worth, a dozen megabytes at most

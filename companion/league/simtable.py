@@ -19,6 +19,7 @@ from companion.referee.game import Game
 from companion.referee.journal import Journal
 from companion.referee.readings import Readings
 from companion.referee.stage import Stage
+from companion.referee.view_model import as_json
 from companion.referee.views import Snapshot, public
 from companion.rules import apply_in_place, new_game
 
@@ -51,8 +52,8 @@ class SimGame:
             apply_in_place(s, action)
             game.actions.append(action)
             game.sources.append("sensor")  # (a sim game's actions are nobody's override)
-            yield public(Snapshot(table, version, version, False, Stage(), 0.0, game,
-                                  sensors=sensors))
+            yield as_json(public(Snapshot(table, version, version, False, Stage(), 0.0, game,
+                                  sensors=sensors)))
 
 
 def sim_game(seed: int, players: int = 5, names: tuple[str, ...] = NAMES,

@@ -15,7 +15,7 @@ from companion.referee.game import Game, engine_setup
 from companion.referee.inputs import Entry
 from companion.rules import Action, RuleError, apply_in_place, new_game
 from companion.rules.actions import Aim, Courage
-from companion.rules.state import COURAGE
+from companion.rules.phases import reads_postures
 from companion.schema import reading_problem
 
 OVERRIDE = "override"  # the journal's source for a reading or a count the Godfather replaced
@@ -64,7 +64,7 @@ def recounted(game: Game, replay: dict[str, Any], cmd: dict[str, Any]) -> Action
     if not isinstance(player, str) or player not in rows:
         raise CommandError("invalid", f"player: one of {', '.join(rows)} (the players this "
                                       f"countdown read), not {player!r}")
-    if replay["step"] == COURAGE:
+    if reads_postures(replay["step"]):
         down = cmd.get("down")
         if not isinstance(down, bool):
             raise CommandError("invalid", "down: true (lay down) or false (stood)")

@@ -13,14 +13,20 @@ from __future__ import annotations
 from typing import Any
 
 from companion.referee.game import Game
+from companion.referee.view_model import Arrow
 from companion.rules import GameState
 from companion.rules.events import RoundBegun
-from companion.rules.state import CHOOSE, COURAGE, HOLDUP, PRIVILEGE, REVEAL, SPLIT, Player
+from companion.rules.phases import (
+    aims_counted,
+    aims_live,
+    asks_courage,
+    cards_going_down,
+    lying_counts,
+    sharing,
+)
+from companion.rules.state import Player
 
 Text = dict[str, Any]
-COUNTED_AIMS = (HOLDUP, PRIVILEGE, COURAGE, REVEAL)  # the steps the counted aims matter in
-LYING_COUNTS = (COURAGE, REVEAL, SPLIT)  # the steps a standee laid down means something in
-CARD_DOWN_SHOWN = (CHOOSE,)  # (in the hold-up every card is down)
 
 
 def text(key: str, count: int | None = None, **args: Any) -> Text:
@@ -39,21 +45,21 @@ def round_events(s: GameState) -> list[dict[str, Any]]:
     return out[::-1]
 
 
-def arrows(game: Game, sensors: dict[int, dict[str, Any]]) -> list[dict[str, Any]]:
+def arrows(game: Game, sensors: dict[int, dict[str, Any]]) -> list[Arrow]:
     """The arrows to draw now: `kind` live (a raised gun in the hold-up), lowered (a gun
     read aiming while down), or counted (what the rules took at "three")."""
     s = game.state
     ordered = s.players[s.ordered] if s.ordered is not None else None
-    out = []
+    out: list[Arrow] = []
     for p in s.living():
         seat = game.seat_of[p.name]
-        if s.phase in COUNTED_AIMS and p.aimed and p is not ordered:
+        if aims_counted(s) and p.aimed and p is not ordered:
             if p.target is not None:
                 out.append({"from": seat, "to": game.seat_of[s.players[p.target].name],
                             "kind": "counted"})
             continue
         aim = sensors[seat]["aim"]
-        if (s.phase == HOLDUP or p is ordered) and isinstance(aim, int) and aim != seat \
+        if (aims_live(s) or p is ordered) and isinstance(aim, int) and aim != seat \
                 and aim in game.player_at:
             out.append({"from": seat, "to": aim,
                         "kind": "live" if sensors[seat]["raised"] else "lowered"})
@@ -66,14 +72,14 @@ def standee(s: GameState, p: Player, sensed_down: bool, asked_down: bool) -> Tex
     if s.over:
         return text("standee.down" if sensed_down else "standee.up") | {
             "kind": "down" if sensed_down else "up"}
-    if s.phase == COURAGE and p.down is None:
+    if asks_courage(s) and p.down is None:
         return text("standee.down" if sensed_down else "standee.up") | {
             "kind": "down" if sensed_down else "up"}
-    if s.phase in LYING_COUNTS and p.down is not None:
+    if lying_counts(s) and p.down is not None:
         if asked_down:
             return text("standee.lie_down") | {"kind": "lie_down"}
         if p.down or p.hits_wound:
-            key = "standee.no_share" if s.phase == SPLIT else "standee.down"
+            key = "standee.no_share" if sharing(s) else "standee.down"
             return text(key) | {"kind": "down"}
         return text("standee.up") | {"kind": "up"}
     if sensed_down:  # lying from an earlier step or round: it no longer counts
@@ -86,7 +92,7 @@ def marks(game: Game, p: Player, ambiguous: list[str],
     """This round's facts on a seat, each a text with a `kind` the page styles."""
     s = game.state
     out: list[Text] = []
-    if p.card is not None and s.phase in CARD_DOWN_SHOWN:
+    if p.card is not None and cards_going_down(s):
         out.append(text("seat.card_down") | {"kind": "card_down"})
     if s.ordered is not None and s.players[s.ordered] is p:
         out.append(text("seat.ordered") | {"kind": "ordered"})
@@ -96,7 +102,7 @@ def marks(game: Game, p: Player, ambiguous: list[str],
             out.append(text("seat.unclear", names=ambiguous) | {"kind": "unclear"})
         elif p.aimed and p.target is None:
             out.append(text("seat.too_slow") | {"kind": "too_slow"})
-        elif p.aimed and s.phase in COUNTED_AIMS and p.target is not None:
+        elif p.aimed and aims_counted(s) and p.target is not None:
             out.append(text("seat.aims_at", target=s.players[p.target].name)
                        | {"kind": "counted"})
     for e in events:

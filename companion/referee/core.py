@@ -41,7 +41,7 @@ from companion.referee.timing import Timing
 from companion.referee.watermarks import BROKER, WAIT_MS, Watermarks
 from companion.rules import Action, RuleError, apply_in_place, new_game
 from companion.rules.events import Event, GameOver, RoundBegun, Wounded
-from companion.rules.state import HOLDUP
+from companion.rules.phases import reads_aims
 
 OVERRIDE, SENSOR = "override", "sensor"  # the journal's sources of what the sensors read
 
@@ -314,7 +314,7 @@ class Decision:
         s.ambiguous.update(ambiguous)
         for sensed in actions:
             self.sensed(sensed)
-        if st.step == HOLDUP:
+        if reads_aims(st.step):
             s.stage = stages.after_snapshot(game.state, s.now_ms, s.timing)
         self.changed(game=True)
 

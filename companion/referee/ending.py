@@ -7,20 +7,23 @@ from typing import Any
 
 from companion.referee.board import Text, text
 from companion.referee.game import Game, engine_setup
+from companion.referee.view_model import Ending, FinalRow
 from companion.rules import GameState, apply_in_place, new_game
 from companion.rules.events import GameOver, RoundBegun, Wounded
 from companion.rules.scoring import bonus_holder, diamond_cards, scores
 from companion.rules.state import Player
 
 
-def final(s: GameState, totals: list[dict[str, int]]) -> dict[str, Any]:
+def final(s: GameState, totals: list[dict[str, int]]) -> Ending:
     """`final`: each player's count, with `diamond_cards` (the bonus goes to the living
     player with strictly the most diamond cards, whatever their value); `result`."""
     bonus = bonus_holder(s)
     rank = ranks(s, totals)
-    rows = [{"name": p.name, "alive": p.alive, "wounds": p.wounds, "loot": p.loot[:],
-             "score": totals[p.seat], "diamond_cards": diamond_cards(p),
-             "bonus": p is bonus, "rank": rank[p.name]} for p in s.players]
+    rows: list[FinalRow] = [
+        {"name": p.name, "alive": p.alive, "wounds": p.wounds, "loot": p.loot[:],
+         "score": totals[p.seat], "diamond_cards": diamond_cards(p), "bonus": p is bonus,
+         "rank": rank[p.name]}
+        for p in s.players]
     return {"final": rows, "result": {"winners": winners_text(s), "tiebreak": tiebreak(s)}}
 
 

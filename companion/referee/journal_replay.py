@@ -13,8 +13,9 @@ import json
 from dataclasses import dataclass
 
 from companion.referee import core, reducer
-from companion.referee.inputs import Boot, decided, from_json
+from companion.referee.inputs import Boot, decided
 from companion.referee.journal import Journal
+from companion.referee.journal_looks import LooksRows
 from companion.referee.outbox import view_digest
 
 
@@ -48,7 +49,8 @@ def replay_boot(journal: Journal, boot: int) -> Replayed:
     shown = journal.shown(boot)
     if not rows or rows[0][3] != "Boot":
         raise ValueError(f"start {boot} has no Boot record: its inputs cannot be replayed")
-    first = from_json(rows[0][3], rows[0][2], rows[0][4])
+    looks = LooksRows()
+    first = looks.from_json(rows[0][3], rows[0][2], rows[0][4])
     assert isinstance(first, Boot)
     state = core.start(first)
     views, last = 0, rows[0][0]
@@ -57,7 +59,7 @@ def replay_boot(journal: Journal, boot: int) -> Replayed:
             return Replayed(seq, views, Difference(boot, seq, kind, data, "record",
                                                    f"input {last + 1}", f"input {seq}"))
         last = seq
-        item = from_json(kind, at_ms, data)
+        item = looks.from_json(kind, at_ms, data)
         assert not isinstance(item, Boot)
         state, effects = reducer.reduce(state, item)
         got = decided(state, effects)

@@ -25,13 +25,20 @@ IDLE_S = 1.0  # inputs kept in memory at most this long; then an idle thread end
 
 def view_digest(snapshot: views.Snapshot) -> str:
     """The public view's JSON, as the streams send it, in 32 hex digits."""
-    return hashlib.sha256(views.compact_json(views.public(snapshot))).hexdigest()[:32]
+    return frame_digest(views.TableFrame(snapshot))
+
+
+def frame_digest(frame: views.TableFrame) -> str:
+    return hashlib.sha256(frame.public_json()).hexdigest()[:32]
 
 
 class Outbox:
     def __init__(self, journal: Journal, boot: int) -> None:
         self.journal, self.boot = journal, boot
         self.listeners: list[Listener] = []
+        # the views of the latest change shown, built here once: the streams send these
+        # bytes (the ones digested), so they never take the table's lock to build them again
+        self.frame: views.TableFrame | None = None
         self._jobs: deque[tuple[int, views.Snapshot | None, int, list[str]]] = deque()
         self._pending: list[InputRow] = []  # inputs decided, not yet on disk
         self._shown: list[tuple[int, int, str]] = []  # (boot, seq, digest)
@@ -98,7 +105,8 @@ class Outbox:
                 for line in logs:
                     log.warning("%s", line)
                 if snapshot is not None:
-                    self._shown.append((self.boot, seq, view_digest(snapshot)))
+                    self.frame = views.TableFrame(snapshot)
+                    self._shown.append((self.boot, seq, frame_digest(self.frame)))
                 for listener in list(self.listeners):
                     try:
                         listener(revision)

@@ -19,8 +19,9 @@ from companion.referee.game import Game
 from companion.referee.readings import Readings
 from companion.referee.stage import Stage, valid_targets
 from companion.referee.timing import AimSpan, Timing, Track, aim_spans, posture_snapshot
-from companion.rules import countdown_step, waiting_for
-from companion.rules.state import COURAGE, Player
+from companion.rules import waiting_for
+from companion.rules.phases import reads_postures, still_counting
+from companion.rules.state import Player
 
 WINDOW_MS = 1000.0  # a replay starts this long before "three"
 
@@ -30,10 +31,10 @@ def record(game: Game, stage: Stage, readings: Readings, timing: Timing,
     """The replay of the countdown `stage` settles now (before its actions are applied):
     None if taps moved the game on during the count (it read nothing)."""
     s = game.state
-    if countdown_step(s) != stage.step:
+    if not still_counting(s, stage.step):
         return None
     who = [s.players[s.index[name]] for name in waiting_for(s)]
-    courage = stage.step == COURAGE
+    courage = reads_postures(stage.step)
     cutoff = timing.posture_ms if courage else timing.too_slow_ms
     rows = [courage_row(game, p, readings, stage.three_ms, timing) if courage
             else aim_row(game, p, readings, stage.three_ms, timing) for p in who]

@@ -9,7 +9,6 @@ window of its own; after a privilege order the ordered gun's new target is watch
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from companion.referee.commands import CommandError
 from companion.referee.game import Game
@@ -22,11 +21,12 @@ from companion.referee.timing import (
     new_aim,
     posture_snapshot,
 )
+from companion.referee.view_model import StageView
 from companion.rules import Action, GameState, countdown_step, waiting_for
 from companion.rules.actions import Aim, Courage
 from companion.rules.events import RoundBegun, Wounded
+from companion.rules.phases import reads_aims, reads_postures, still_counting
 from companion.rules.powers import KID
-from companion.rules.state import COURAGE, HOLDUP
 
 AIM_KINDS = ("aim", "raised")
 POSTURE_KINDS = ("posture",)
@@ -44,12 +44,12 @@ class Stage:
     since_ms: float = 0.0  # reaim: when the order was given
     beat: int = 0  # beats announced so far
 
-    def public(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name}
+    def public(self) -> StageView:
         if self.name in ("countdown", "kid"):
-            out.update(step=self.step, beat=self.beat, beats_ms=list(self.beats_ms),
-                       cutoff_ms=self.three_ms, decide_ms=self.decide_ms)
-        return out
+            return {"name": self.name, "step": self.step, "beat": self.beat,
+                    "beats_ms": list(self.beats_ms), "cutoff_ms": self.three_ms,
+                    "decide_ms": self.decide_ms}
+        return {"name": self.name}
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ def countdown(state: GameState, stage: Stage, paused: bool, now: float,
         raise CommandError("rule", "no countdown now: the hold-up and courage steps have one, "
                                    "once every card is down", rule="R3")
     beats = tuple(now + i * timing.beat_ms for i in range(3))
-    wait = timing.posture_ms if step == COURAGE else timing.too_slow_ms
+    wait = timing.posture_ms if reads_postures(step) else timing.too_slow_ms
     return Stage("countdown", step, beats, beats[-1], beats[-1] + wait + timing.settle_ms,
                  beat=1)
 
@@ -98,10 +98,10 @@ def snapshot(game: Game, stage: Stage, readings: Readings,
     """What the countdown read: the actions to apply, and the ambiguous aims (player ->
     the seats the gun saw) that the Godfather decides."""
     s = game.state
-    if countdown_step(s) != stage.step:  # taps moved the game on during the count
+    if not still_counting(s, stage.step):  # taps moved the game on during the count
         return [], {}
     who = [s.players[s.index[name]] for name in waiting_for(s)]  # (the Kid only once alone)
-    if stage.step == COURAGE:
+    if reads_postures(stage.step):
         out = []
         for p in who:
             seat = game.seat_of[p.name]
@@ -126,11 +126,11 @@ def after_snapshot(state: GameState, now: float, timing: Timing) -> Stage:
     """The Kid's own window once the others' aims are known, else idle: once the hold-up
     waits for the Kid alone (an aim left to the Godfather first waits for his tap, then
     the countdown is offered for the Kid alone)."""
-    who = waiting_for(state)
-    if countdown_step(state) != HOLDUP or not who or any(
+    who, step = waiting_for(state), countdown_step(state)
+    if step is None or not reads_aims(step) or not who or any(
             state.players[state.index[name]].power != KID for name in who):
         return Stage()
-    return Stage("kid", HOLDUP, (now,), now, now + timing.too_slow_ms + timing.settle_ms,
+    return Stage("kid", step, (now,), now, now + timing.too_slow_ms + timing.settle_ms,
                  beat=3)
 
 

@@ -44,14 +44,15 @@ from companion.referee.inputs import (
     Tick,
     Write,
     decided,
-    to_json,
 )
 from companion.referee.journal import Journal, JournalError
+from companion.referee.journal_looks import LooksRows
 from companion.referee.links import Links
 from companion.referee.outbox import Listener, Outbox
 from companion.referee.readings import Readings
 from companion.referee.settings import RefereeSettings
 from companion.referee.stage import Stage
+from companion.referee.view_model import as_json
 from companion.rules import Action, legal_actions
 from companion.sensors.facts import Fact
 
@@ -103,6 +104,7 @@ class Table:
                      {"ir": tuple(sorted(kit.ir)), "tilt": tuple(sorted(kit.tilt)),
                       "standee": tuple(sorted(kit.standee))})
         self.state = core.start(start)
+        self._looks = LooksRows()  # the hub's looks journaled as changes only
         self._seq = 1  # the inputs' numbers in this start: its Boot is the first
         journal.commit([self._row(start, "{}")], [])
         self._follow()
@@ -110,7 +112,7 @@ class Table:
     # -- the shell ---------------------------------------------------------------------
 
     def _row(self, item: Boot | Input, decision: str) -> tuple[Any, ...]:
-        kind, data = to_json(item)
+        kind, data = self._looks.to_json(item)
         game = self.state.game.id if self.state.game else None
         return (self.boot, self._seq, game, item.at_ms, kind, data, decision)
 
@@ -150,7 +152,8 @@ class Table:
         changed = any(isinstance(e, Changed) for e in effects)
         logs = [e.message for e in effects if isinstance(e, Log)]
         if changed or logs:
-            shown = core.view_of(self.state, {}, self.state.now_ms) if changed else None
+            shown = core.view_of(self.state, self.settings.names, self.state.now_ms) \
+                if changed else None
             self.outbox.post(self._seq, shown, self.state.revision, logs)
 
     def _follow(self) -> None:
@@ -249,14 +252,23 @@ class Table:
         with self._lock:
             return core.view_of(self.state, self.settings.names, self.clock.now_ms())
 
+    def frame(self) -> views.TableFrame:
+        """The views of the latest change, as the outbox built and digested them; the
+        table now if the outbox has not caught up yet (a page opened meanwhile)."""
+        frame = self.outbox.frame
+        if frame is not None and frame.revision == self.state.revision:
+            return frame
+        return views.TableFrame(self.view())
+
+    # (as JSON: what the API, MQTT and the bots read; each view's keys are checked in views)
     def public_state(self) -> dict[str, Any]:
-        return views.public(self.view())
+        return as_json(views.public(self.view()))
 
     def control_state(self) -> dict[str, Any]:
-        return views.control(self.view())
+        return as_json(views.control(self.view()))
 
     def seat_state(self, seat: int) -> dict[str, Any]:
-        return views.seat(self.view(), seat)
+        return as_json(views.seat(self.view(), seat))
 
 
 def refuse(effects: list[Effect]) -> None:

@@ -18,7 +18,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 from companion.referee import board, ending
 from companion.referee.access import SENSED, sensed_by, tells_a_hand
@@ -26,12 +26,23 @@ from companion.referee.amend import OVERRIDE
 from companion.referee.equipment import Kit
 from companion.referee.game import Game
 from companion.referee.labels import action_button, aiming_at_nobody, button
-from companion.referee.phone import phone_commands
+from companion.referee.phone import my_turn, phone_buttons
 from companion.referee.stage import Stage, countdown_allowed
+from companion.referee.view_model import (
+    ControlView,
+    CountedAim,
+    DealForm,
+    Hand,
+    PlayerView,
+    PublicView,
+    SeatPrivate,
+    SeatView,
+    WaitingView,
+)
 from companion.rules import GameState, legal_actions, phase_of, waiting
 from companion.rules.cards import LOOT_KIND, PILE_SIZE, ROUNDS
 from companion.rules.events import EVENTS, Event, RoundBegun
-from companion.rules.phases import NOBODY
+from companion.rules.phases import NOBODY, reads_postures
 from companion.rules.phases import describe as rules_words
 from companion.rules.powers import wound_limit
 from companion.rules.scoring import scores
@@ -92,8 +103,8 @@ Text = board.Text  # {"key": a catalog key, "args": {...}} (see the module's doc
 text = board.text
 
 
-def public(t: Snapshot) -> dict[str, Any]:
-    base: dict[str, Any] = {
+def public(t: Snapshot) -> PublicView:
+    base: PublicView = {
         "version": t.version, "revision": t.revision, "table": t.table, "paused": t.paused,
         "stage": t.stage.public(), "game": None, "players": [], "now_ms": t.now_ms,
         "rounds": ROUNDS, "waiting": None, "over": False,
@@ -107,7 +118,7 @@ def public(t: Snapshot) -> dict[str, Any]:
     s = game.state
     over = s.over
     totals = scores(s)
-    players = []
+    players: list[PlayerView] = []
     this_round = board.round_events(s)
     for p in s.players:
         seat = game.seat_of[p.name]
@@ -153,7 +164,8 @@ def public(t: Snapshot) -> dict[str, Any]:
         "result": None,
     })
     if over:
-        base.update(ending.final(s, totals))
+        end = ending.final(s, totals)
+        base["final"], base["result"] = end["final"], end["result"]
         base["history"] = game.history
     return base
 
@@ -169,7 +181,7 @@ WAIT_FIELD = {"split": "player", "privilege": "godfather"}
 PLURAL_WAITS = ("choose", "holdup", "courage")  # duties of several players: `count` is said
 
 
-def waiting_text(t: Snapshot, s: GameState, over: bool) -> dict[str, Any]:
+def waiting_text(t: Snapshot, s: GameState, over: bool) -> WaitingView:
     """What the table waits for, for the banner: the rules' `waiting` (a duty or an open
     window, and who; `count` picks the plural), the wounded asked to lie their standee
     down, and the standees left lying that no longer count, asked back up."""
@@ -179,13 +191,14 @@ def waiting_text(t: Snapshot, s: GameState, over: bool) -> dict[str, Any]:
     lay_down = [] if over else [p.name for p in s.players if p.alive and p.name in t.lay_down]
     stand_up = [] if over or game is None else board.stand_up_names(game, t.sensors,
                                                                      t.lay_down)
-    return {"key": f"wait.{wait.key}", "players": players,
-            **({"count": len(players)} if wait.key in PLURAL_WAITS else {}),
-            "args": {WAIT_FIELD.get(wait.key, "names"): players},
-            "lay_down": text("wait.lay_down", count=len(lay_down), names=lay_down)
-            if lay_down else None,
-            "stand_up": text("wait.stand_up", count=len(stand_up), names=stand_up)
-            if stand_up else None}
+    args = {WAIT_FIELD.get(wait.key, "names"): players}
+    lay = text("wait.lay_down", count=len(lay_down), names=lay_down) if lay_down else None
+    stand = text("wait.stand_up", count=len(stand_up), names=stand_up) if stand_up else None
+    if wait.key in PLURAL_WAITS:  # (`count` after `players`: the keys in the pages' order)
+        return {"key": f"wait.{wait.key}", "players": players, "count": len(players),
+                "args": args, "lay_down": lay, "stand_up": stand}
+    return {"key": f"wait.{wait.key}", "players": players, "args": args, "lay_down": lay,
+            "stand_up": stand}
 
 
 def overridden(game: Game, p: Any, sensors: dict[str, Any]) -> list[str]:
@@ -206,7 +219,7 @@ def override_mark(facts: list[str]) -> list[Text]:
     return [text("seat.override") | {"kind": "override"}] if facts else []
 
 
-def counted_aim(t: Snapshot, game: Game, name: str) -> dict[str, Any] | None:
+def counted_aim(t: Snapshot, game: Game, name: str) -> CountedAim | None:
     """The aim the rules counted this round, apart from what the gun reads now: None
     until counted; `mark` is "too_slow" (counted, at nobody) or "ambiguous" (the gun saw
     several players: the Godfather decides, `seen` names them)."""
@@ -223,8 +236,8 @@ def counted_aim(t: Snapshot, game: Game, name: str) -> dict[str, Any] | None:
     return {"target": target, "mark": None if target else "too_slow"}
 
 
-def control(t: Snapshot) -> dict[str, Any]:
-    out = public(t)
+def control(t: Snapshot) -> ControlView:
+    out = cast(ControlView, public(t))  # (its keys follow, in this order)
     game = t.game
     out["default_names"] = {str(seat): name for seat, name in sorted(t.names.items())}
     # The Godfather is a player too: no button may tell what another player holds.
@@ -280,7 +293,7 @@ def recountable(t: Snapshot, replay: dict[str, Any]) -> bool:
 def recounts(replay: dict[str, Any], row: dict[str, Any], game: Game) -> list[dict[str, Any]]:
     """The counts the Godfather may put instead of what the sensors gave (amend.recount)."""
     cmd = {"type": "recount", "replay": replay["id"], "player": row["player"]}
-    if replay["step"] == "courage":
+    if reads_postures(replay["step"]):
         down = not row["counted"]["down"]
         return [button(cmd | {"down": down}, "recount.down" if down else "recount.up")]
     now = row["counted"].get("target")
@@ -291,7 +304,7 @@ def recounts(replay: dict[str, Any], row: dict[str, Any], game: Game) -> list[di
     return out
 
 
-def deal_form(s: GameState) -> dict[str, Any] | None:
+def deal_form(s: GameState) -> DealForm | None:
     """Physical loot: the cards the Godfather may enter as turned up, and how many."""
     if waiting(s).key != "deal":
         return None
@@ -299,31 +312,32 @@ def deal_form(s: GameState) -> dict[str, Any] | None:
             "min": 1, "max": PILE_SIZE}
 
 
-def seat(t: Snapshot, seat_no: int) -> dict[str, Any]:
+def seat(t: Snapshot, seat_no: int) -> SeatView:
     """A phone's view: the public view plus `me`, its last key (the event streams splice
     `me` onto the public view's bytes instead of building the public part again)."""
     return {**public(t), "me": seat_private(t, seat_no)}
 
 
-def seat_private(t: Snapshot, seat_no: int) -> dict[str, Any] | None:
+def seat_private(t: Snapshot, seat_no: int) -> SeatPrivate | None:
     """What only the phone of `seat_no` sees: its player's hand, loot, power and buttons."""
     game = t.game
     if game is None or seat_no not in game.player_at:
         return None
     name = game.player_at[seat_no]
     p = game.state.players[game.state.index[name]]
-    hand = None if game.state.physical else {"bang": p.bang, "click": p.click}
+    hand: Hand | None = None if game.state.physical else {"bang": p.bang, "click": p.click}
     sensed = frozenset(k for k in SENSED if sensed_by(t.kit, seat_no, k))
     legal = [a.to_dict() for a in t.legal if a.player == name]  # the rules' (the bots read it)
-    return {
+    me: SeatPrivate = {
         "seat": seat_no, "player": name, "power": p.power, "hand": hand,
         "card": p.card if not game.state.physical else None, "loot": p.loot[:],
-        "legal": legal, **phone_commands(game.state, name,
-                                         [a for a in legal if a["type"] not in sensed]),
+        "legal": legal, "turn": my_turn(game.state, name),
+        "commands": phone_buttons(game.state, [a for a in legal if a["type"] not in sensed]),
         "sensors": my_sensors(t, game, seat_no, sensed) if p.alive else {},
         "overridden": overridden(game, p, t.sensors[seat_no]) if p.alive else [],
         "stand_in": t.stand_ins.get(seat_no),  # the bot this phone may hand the seat back to
     }
+    return me
 
 
 def my_sensors(t: Snapshot, game: Game, seat_no: int,
@@ -361,8 +375,15 @@ class TableFrame:
 
     def __init__(self, t: Snapshot) -> None:
         self.t, self.version, self.revision = t, t.version, t.revision
+        self._public: bytes | None = None
+
+    def public_json(self) -> bytes:
+        """The public view's bytes, built once: what the journal digests and pages get."""
+        if self._public is None:
+            self._public = compact_json(public(self.t))
+        return self._public
 
     def body(self, view: str | tuple[str, int], public_body: Callable[[], bytes]) -> bytes:
         if isinstance(view, tuple):
             return splice(public_body(), seat_private(self.t, view[1]))
-        return compact_json(control(self.t) if view == "control" else public(self.t))
+        return compact_json(control(self.t)) if view == "control" else self.public_json()

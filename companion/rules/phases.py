@@ -321,3 +321,54 @@ def describe(s: GameState) -> str:
     if not who:
         return step
     return f"{step}, " + ph.waiting_words.format(names=", ".join(p.name for p in who))
+
+
+# -- what the table view and the countdowns ask of a step (the callers compare no names) ---
+
+COUNTS_AIMS = frozenset((HOLDUP, PRIVILEGE, COURAGE, REVEAL))  # the counted aims matter
+LYING_COUNTS = frozenset((COURAGE, REVEAL, SPLIT))  # a standee laid down means something
+
+
+def aims_live(s: GameState) -> bool:
+    """The hold-up: every raised gun's live aim is drawn (R3)."""
+    return s.phase == HOLDUP
+
+
+def aims_counted(s: GameState) -> bool:
+    """From "three" until the cards are turned up, the aims the rules took are drawn."""
+    return s.phase in COUNTS_AIMS
+
+
+def asks_courage(s: GameState) -> bool:
+    """The courage step: a standee up or down is the player's answer (R7)."""
+    return s.phase == COURAGE
+
+
+def lying_counts(s: GameState) -> bool:
+    """A standee laid down this round still counts (courage to the split)."""
+    return s.phase in LYING_COUNTS
+
+
+def sharing(s: GameState) -> bool:
+    """The split: a player lying down takes no share (R7)."""
+    return s.phase == SPLIT
+
+
+def cards_going_down(s: GameState) -> bool:
+    """The choose step: a card laid face down is news (in the hold-up every card is)."""
+    return s.phase == CHOOSE
+
+
+def reads_postures(step: str | None) -> bool:
+    """A countdown of this step reads the standees (courage), not the guns (hold-up)."""
+    return step == COURAGE
+
+
+def reads_aims(step: str | None) -> bool:
+    """A countdown of this step reads the guns: the hold-up's, or the Kid's own."""
+    return step == HOLDUP
+
+
+def still_counting(s: GameState, step: str | None) -> bool:
+    """The game is still at the countdown `step` counts (taps did not move it on)."""
+    return countdown_step(s) == step

@@ -20,9 +20,11 @@ NAMES8 = ["Ana", "Bob", "Cyd", "Dee", "Eve", "Fay", "Gus", "Hal"]
 class LocalPort:
     """The bot's view of a table: commands as the tablet, sensors as facts, time as a knob."""
 
-    def __init__(self, journal: Path | str = ":memory:", clock: FakeClock | None = None) -> None:
+    def __init__(self, journal: Path | str = ":memory:", clock: FakeClock | None = None,
+                 keep_games: int = 0) -> None:
         self.clock = clock or FakeClock()
-        self.table = Table("test", RefereeSettings(pin="2468"), Journal(journal), self.clock)
+        self.table = Table("test", RefereeSettings(pin="2468"), Journal(journal, keep_games),
+                           self.clock)
 
     def control(self) -> dict[str, Any]:
         return self.table.control_state()
