@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from random import Random
 
+from companion.bots.hands import Hands
 from companion.bots.memory import Memory
 from companion.bots.styles import Bot, Option
 from companion.bots.view import my_options, seat_view
@@ -49,6 +50,8 @@ class Arena:
         self.memories = {name: Memory(name, setup.players) for name in setup.players
                          if bots[name].needs_view}  # (a bot that never looks remembers not)
         self.actions = 0
+        # the real cards each bot holds, when the companion sees none
+        self.hands = Hands(setup.players, setup.seed) if setup.cards == "physical" else None
 
     def play(self) -> GameState:
         """Play to the end; returns the final state."""
@@ -56,6 +59,8 @@ class Arena:
         rnds = None if self.checked else self.seat_generators()
         played: list[Action] = []
         for _ in range(MAX_DECISIONS):
+            if self.hands is not None:
+                self.hands.follow(s)
             if s.over:
                 return s
             if rnds is not None and by_seat(s, rnds, played):
@@ -165,12 +170,21 @@ class Arena:
         return my_options([a for a in pending if a.type == kind], name, p.bang, p.click)
 
     def ask(self, name: str, options: list[Option]) -> Option:
-        if len(options) == 1:
-            return options[0]
+        """`name`'s decision among `options` (with physical cards: among the cards it
+        holds, `Hands`; the game is given the action as a physical table enters it)."""
+        hands = self.hands
+        if hands is not None:
+            options = hands.card_options(name, options)
+        choice = options[0] if len(options) == 1 else self.decide(name, options)
+        return choice if hands is None else hands.play(name, choice)
+
+    def decide(self, name: str, options: list[Option]) -> Option:
         bot = self.bots[name]
-        view = (seat_view(self.state, name, self.memories[name], masked=bot.needs_state)
-                if bot.needs_view else None)
-        return bot.decide(view, options)
+        if not bot.needs_view:
+            return bot.decide(None, options)
+        hand = None if self.hands is None else self.hands.hand_of(name)
+        return bot.decide(seat_view(self.state, name, self.memories[name],
+                                    masked=bot.needs_state, hand=hand), options)
 
 
 def _open_window(pending: list[Action]) -> tuple[str, str] | None:
