@@ -21,11 +21,11 @@ from companion.bots.view import my_options, seat_view
 from companion.rules import Action, GameState, Setup, apply_in_place, legal_actions, new_game
 from companion.rules.cards import BANG, CLICK
 from companion.rules.engine import pass_window, settle
-from companion.rules.fastplay import CHOSEN, DECIDED, by_seat
+from companion.rules.fastplay import CHOSEN, DECIDED, below, by_seat
 from companion.rules.phases import PHASE
 from companion.rules.split import may_forbid
-from companion.rules.state import CHOOSE, COURAGE, HOLDUP, SPLIT
-from companion.rules.turn import aims, forbids, takes
+from companion.rules.state import CHOOSE, COURAGE, HOLDUP, PRIVILEGE, SPLIT
+from companion.rules.turn import aims, forbids, reaims, takes
 
 # Optional powers the game waits for (R3); the Dictator's forbid is open beside the take.
 WINDOWS = frozenset(("hustle", "swap", "privilege", "smart", "junk"))
@@ -52,11 +52,12 @@ class Arena:
         self.actions = 0
         # the real cards each bot holds, when the companion sees none
         self.hands = Hands(setup.players, setup.seed) if setup.cards == "physical" else None
+        self.rnds: list[Random] | None = None  # each seat's generator, for random bots
 
     def play(self) -> GameState:
         """Play to the end; returns the final state."""
         s = self.state
-        rnds = None if self.checked else self.seat_generators()
+        self.rnds = rnds = None if self.checked else self.seat_generators()
         played: list[Action] = []
         for _ in range(MAX_DECISIONS):
             if self.hands is not None:
@@ -126,6 +127,8 @@ class Arena:
         elif phase == COURAGE:
             asked = [(name, [DECIDED[name][False], DECIDED[name][True]])
                      for name in (players[seat].name for seat in s.to_act)]
+        elif phase == PRIVILEGE and s.ordered is not None:
+            asked = [(players[s.ordered].name, [*reaims(s)])]
         elif phase == SPLIT and s.turn is not None:
             dictator = may_forbid(s)
             if dictator is not None:  # (the Dictator first, as `next_actions` asks)
@@ -148,11 +151,17 @@ class Arena:
         w = PHASE[s.phase].window_named[kind]
         holder = w.holder(s)
         assert holder is not None  # (`settle` rested there for it)
-        options: list[Option] = [*my_options(list(w.actions(s, holder)), holder.name,
-                                             holder.bang, holder.click)]
-        if kind in PASS_BY_WAITING:
-            options.append(None)
-        used = self.ask(holder.name, options)
+        offered = w.actions(s, holder)
+        if kind == "hustle":
+            offered = my_options(list(offered), holder.name, holder.bang, holder.click)
+        passes = kind in PASS_BY_WAITING
+        used: Option
+        if self.rnds is not None:  # (a random bot's draw, as it draws, none built but it)
+            n = len(offered) + passes
+            i = below(self.rnds[holder.seat], n) if n > 1 else 0
+            used = offered[i] if i < len(offered) else None
+        else:
+            used = self.ask(holder.name, [*offered, *([None] if passes else [])])
         if used is not None:
             return [used]
         pass_window(s, kind)

@@ -136,14 +136,12 @@ def take(s: GameState, rnd: Random, played: list[Action], room: int,
     ban or Greedy's pair makes them one player's own."""
     players = s.players
     dictated = DICTATOR in s.powers
-    options: list[str | tuple[str, str] | None] = []
+    options: Shares = []
     kept = False  # (`options` hold for whoever takes next)
     drawn = False  # (the first draw, among `head` too, is made)
     while True:
         p = players[s.turn]  # type: ignore[index]  # (settled at no window: someone's turn)
-        if not kept or s.forbidden is not None or (p.power == GREEDY and not p.greedy_used):
-            options = list(split.take_options(s, p))
-            kept = s.forbidden is None and not (p.power == GREEDY and not p.greedy_used)
+        options, kept = shares(s, p, options, kept)
         n = len(options)
         dictator = split.may_forbid(s) if dictated else None
         total = n + len(KINDS) if dictator is not None else n
@@ -155,12 +153,7 @@ def take(s: GameState, rnd: Random, played: list[Action], room: int,
                 return head[i]
             drawn = True
         if i < n:
-            share = options[i]
-            took(s, p, share, played)
-            if not isinstance(share, str):
-                kept = False
-            elif kept and (share == TOKEN or share not in s.table):
-                del options[i]
+            kept = took_share(s, p, options, i, kept, played)
         else:
             assert dictator is not None
             forbade(s, dictator, p, KINDS[i - n], played)
@@ -201,6 +194,31 @@ def decided(s: GameState, p: Player, at: int, down: bool, played: list[Action]) 
     if down:
         steps.lay_down(s, p)
     played.append(DECIDED[p.name][down])
+
+
+Shares = list[str | tuple[str, str] | None]
+
+
+def shares(s: GameState, p: Player, options: Shares, kept: bool) -> tuple[Shares, bool]:
+    """What `p` may take (`split.take_options`): `options` again if `kept`, while no ban
+    or Greedy's pair makes them one player's own; and whether they hold for the next."""
+    if not kept or s.forbidden is not None or (p.power == GREEDY and not p.greedy_used):
+        options = list(split.take_options(s, p))
+        kept = s.forbidden is None and not (p.power == GREEDY and not p.greedy_used)
+    return options, kept
+
+
+def took_share(s: GameState, p: Player, options: Shares, i: int, kept: bool,
+               played: list[Action]) -> bool:
+    """`p` took `options[i]`, which is dropped from `options` once gone from the table;
+    whether they still hold for the next taker."""
+    share = options[i]
+    took(s, p, share, played)
+    if not isinstance(share, str):
+        return False
+    if kept and (share == TOKEN or share not in s.table):
+        del options[i]
+    return kept
 
 
 def took(s: GameState, p: Player, share: str | tuple[str, str] | None,
@@ -260,6 +278,8 @@ def _split_by_seat(s: GameState, rnds: Sequence[Random], played: list[Action]) -
     """The split's turns while no window opens (`turn.taker`), each taker drawing one of
     `split.take_options`; the Dictator first draws a kind to forbid or to pass."""
     players, dictated = s.players, DICTATOR in s.powers
+    options: Shares = []
+    kept = False
     while s.turn is not None and s.junk_card is None and (s.table or s.token):
         p = players[s.turn]
         dictator = split.may_forbid(s) if dictated else None
@@ -267,6 +287,6 @@ def _split_by_seat(s: GameState, rnds: Sequence[Random], played: list[Action]) -
             k = below(rnds[dictator.seat], len(KINDS) + 1)
             if k < len(KINDS):
                 forbade(s, dictator, p, KINDS[k], played)
-        options = split.take_options(s, p)
-        took(s, p, options[below(rnds[p.seat], len(options)) if len(options) > 1 else 0],
-             played)
+        options, kept = shares(s, p, options, kept)
+        n = len(options)
+        kept = took_share(s, p, options, below(rnds[p.seat], n) if n > 1 else 0, kept, played)
