@@ -62,6 +62,7 @@ class Arena:
         for _ in range(MAX_DECISIONS):
             if self.hands is not None:
                 self.hands.follow(s)
+                self.hands.seen(self.memories.values())
             if s.over:
                 return s
             if rnds is not None and by_seat(s, rnds, played):

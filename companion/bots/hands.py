@@ -14,7 +14,9 @@ is entered at a physical table. A revealed card is the one put down: no choice.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 
+from companion.bots.memory import Memory
 from companion.bots.view import Held
 from companion.rules import Action, GameState
 from companion.rules.actions import Choose, Hustle, Reveal, Smart, Swap
@@ -35,6 +37,9 @@ class Hands:
         self.discard = {BANG: 0, CLICK: 0}
         self.rnd = random.Random(seed)  # the Hustler's draw from a hand, at the table
         self.read = 0  # events read so far
+        # what the table saw the Clips do, face up, since last asked (`seen`): the engine
+        # tells it with digital cards only
+        self.reloads: list[tuple[str, str | None]] = []  # (reloaded, the Good Friend too)
 
     def hand_of(self, name: str) -> Held:
         """`name`'s cards, and the discard pile's size, for its view."""
@@ -122,3 +127,15 @@ class Hands:
         if friend is not None and friend.name != name and self.discard[BANG]:
             self.held[friend.name][BANG] += 1
             self.discard[BANG] -= 1
+            self.reloads.append((name, friend.name))
+        else:
+            self.reloads.append((name, None))
+
+    def seen(self, memories: Iterable[Memory]) -> None:
+        """Tell every seat's memory what the Clips did since last asked, as the table saw."""
+        for name, friend in self.reloads:
+            for memory in memories:
+                memory.reloaded(name)
+                if friend is not None:
+                    memory.befriended(friend)
+        self.reloads.clear()
