@@ -26,9 +26,10 @@ from companion.rules.state import Player
 FILLER = "bill5000"  # what the masked piles hold in place of the real cards
 
 
-@dataclass(frozen=True, slots=True)
-class Seen:
-    """One player as everybody at the table sees them."""
+class Seen(NamedTuple):
+    """One player as everybody at the table sees them (a named tuple: one is built for
+    every player at every decision, and a tuple is built at a fraction of a frozen
+    dataclass's cost)."""
 
     name: str
     seat: int
