@@ -13,7 +13,6 @@ same neutral filler whatever it really was, so that it can sample what it cannot
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from companion.bots.memory import Bullets, Memory
@@ -49,9 +48,9 @@ class Seen(NamedTuple):
     bullets: Bullets  # the bullet cards they may still hold
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    """A decision's whole input: one seat's knowledge of the game."""
+class SeatView(NamedTuple):
+    """A decision's whole input: one seat's knowledge of the game (a named tuple, as
+    `Seen`: one is built for every decision)."""
 
     me: str
     bang: int  # my hand
