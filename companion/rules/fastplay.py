@@ -2,7 +2,8 @@
 of a random game is played in (the bullet choice, the hold-up, courage, the split's takes).
 
 Who uses it: `legal.play_random` (and `play_legal`), the loop of the random bot
-(`bots/random_bot.py`) that `bench/engine.py` times and the lab's random games play. The
+(`bots/random_bot.py`) that `bench/engine.py` times; and, through `by_seat` (each player
+drawing with their own generator), the lab's random bots (`bots/arena.py`). The
 referee, the scenario replay and every other bot apply actions through `engine.apply`,
 whose handlers (`steps.py`, `split.py`) are the rules as written; read those first.
 
@@ -18,7 +19,9 @@ first in the first draw's list (`head`): one of those drawn is handed back unapp
 
 How it is checked: `tests/rules/test_counted.py` plays hundreds of games at tables of every
 kind both ways and checks that this plays the same actions and reaches the same states as
-drawing from `legal_actions` and applying through `engine.apply_in_place`.
+drawing from `legal_actions` and applying through `engine.apply_in_place`;
+`tests/bots/test_fast_path.py`, that `by_seat` plays the games random bots play when the
+arena asks them through `legal_actions`, and draws a seat's actions from what it can see.
 """
 
 from __future__ import annotations
