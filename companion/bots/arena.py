@@ -12,12 +12,20 @@ aims after the others (R25), decides once they have.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from random import Random
 
+from companion.bots.hands import Hands
 from companion.bots.memory import Memory
 from companion.bots.styles import Bot, Option
 from companion.bots.view import my_options, seat_view
 from companion.rules import Action, GameState, Setup, apply_in_place, legal_actions, new_game
-from companion.rules.engine import pass_window
+from companion.rules.cards import BANG, CLICK
+from companion.rules.engine import pass_window, settle
+from companion.rules.fastplay import CHOSEN, DECIDED, below, by_seat
+from companion.rules.phases import PHASE
+from companion.rules.split import may_forbid
+from companion.rules.state import CHOOSE, COURAGE, HOLDUP, PRIVILEGE, SPLIT
+from companion.rules.turn import aims, forbids, reaims, takes
 
 # Optional powers the game waits for (R3); the Dictator's forbid is open beside the take.
 WINDOWS = frozenset(("hustle", "swap", "privilege", "smart", "junk"))
@@ -39,16 +47,31 @@ class Arena:
         self.state = new_game(setup)
         self.bots = bots
         self.checked = checked
-        self.memories = {name: Memory(name, setup.players) for name in setup.players}
+        self.memories = {name: Memory(name, setup.players) for name in setup.players
+                         if bots[name].needs_view}  # (a bot that never looks remembers not)
         self.actions = 0
+        # the real cards each bot holds, when the companion sees none
+        self.hands = Hands(setup.players, setup.seed) if setup.cards == "physical" else None
+        self.rnds: list[Random] | None = None  # each seat's generator, for random bots
 
     def play(self) -> GameState:
         """Play to the end; returns the final state."""
         s = self.state
+        self.rnds = rnds = None if self.checked else self.seat_generators()
+        played: list[Action] = []
         for _ in range(MAX_DECISIONS):
+            if self.hands is not None:
+                self.hands.follow(s)
+                self.hands.seen(self.memories.values())
             if s.over:
                 return s
-            for action in self.next_actions():
+            if rnds is not None and by_seat(s, rnds, played):
+                settle(s)
+                self.actions += len(played)
+                played.clear()
+                continue
+            actions = self.step_actions()
+            for action in self.next_actions() if actions is None else actions:
                 if self.checked and action not in legal_actions(s):
                     raise IllegalChoice(f"{action} is not legal at round {s.round}, {s.phase}")
                 apply_in_place(s, action)
@@ -74,6 +97,77 @@ class Arena:
             return []
         return self._step([a for a in pending if a.type != kind], pending[0].type)
 
+    def seat_generators(self) -> list[Random] | None:
+        """Each seat's generator, if every bot draws uniformly among its options (the
+        random bots): then the steps most actions are played in go the engine's fast
+        path (`fastplay.by_seat`), each seat drawing as its bot would."""
+        bots = [self.bots[p.name] for p in self.state.players]
+        if not all(b.draws_uniformly for b in bots):
+            return None
+        return [b.rnd for b in bots]
+
+    def step_actions(self) -> list[Action] | None:
+        """`next_actions` at the steps most decisions are made in (the bullet choice, the
+        hold-up, courage, a share of the split), while no window is open: each seat's own
+        options built from the step's own (the same, in the same order, as `options_of`
+        finds among the legal actions), without listing everyone's. None elsewhere."""
+        s = self.state
+        if s.physical:
+            return None
+        if s.rests_at is not None:
+            return self.window_actions(s.rests_at)
+        phase, players = s.phase, s.players
+        asked: list[tuple[str, list[Option]]]
+        if phase == CHOOSE:
+            asked = [(p.name, [CHOSEN[p.name][c] for c, n in ((BANG, p.bang), (CLICK, p.click))
+                               if n]) for p in map(players.__getitem__, s.to_act)]
+        elif phase == HOLDUP:
+            living = s.living_names
+            asked = [(players[seat].name, [*aims(players[seat].name, living)])
+                     for seat in s.to_act]
+        elif phase == COURAGE:
+            asked = [(name, [DECIDED[name][False], DECIDED[name][True]])
+                     for name in (players[seat].name for seat in s.to_act)]
+        elif phase == PRIVILEGE and s.ordered is not None:
+            asked = [(players[s.ordered].name, [*reaims(s)])]
+        elif phase == SPLIT and s.turn is not None:
+            dictator = may_forbid(s)
+            if dictator is not None:  # (the Dictator first, as `next_actions` asks)
+                used = self.ask(dictator.name, [*forbids(s, dictator), None])
+                if used is not None:
+                    return [used]
+            offered = takes(s)
+            if not offered:
+                return None
+            asked = [(offered[0].player, [*offered])]
+        else:
+            return None
+        chosen = [self.ask(name, options) for name, options in asked]
+        return [a for a in chosen if a is not None]
+
+    def window_actions(self, kind: str) -> list[Action]:
+        """`next_actions` at a resting window: its holder's own options, without listing
+        the actions past it (those of a copy of the game with the window passed)."""
+        s = self.state
+        w = PHASE[s.phase].window_named[kind]
+        holder = w.holder(s)
+        assert holder is not None  # (`settle` rested there for it)
+        offered = w.actions(s, holder)
+        if kind == "hustle":
+            offered = my_options(list(offered), holder.name, holder.bang, holder.click)
+        passes = kind in PASS_BY_WAITING
+        used: Option
+        if self.rnds is not None:  # (a random bot's draw, as it draws, none built but it)
+            n = len(offered) + passes
+            i = below(self.rnds[holder.seat], n) if n > 1 else 0
+            used = offered[i] if i < len(offered) else None
+        else:
+            used = self.ask(holder.name, [*offered, *([None] if passes else [])])
+        if used is not None:
+            return [used]
+        pass_window(s, kind)
+        return []
+
     def _step(self, pending: list[Action], kind: str) -> list[Action]:
         """Everyone this step waits for decides, all from the same moment."""
         players = dict.fromkeys(a.player for a in pending if a.type == kind)
@@ -86,12 +180,21 @@ class Arena:
         return my_options([a for a in pending if a.type == kind], name, p.bang, p.click)
 
     def ask(self, name: str, options: list[Option]) -> Option:
-        if len(options) == 1:
-            return options[0]
+        """`name`'s decision among `options` (with physical cards: among the cards it
+        holds, `Hands`; the game is given the action as a physical table enters it)."""
+        hands = self.hands
+        if hands is not None:
+            options = hands.card_options(name, options)
+        choice = options[0] if len(options) == 1 else self.decide(name, options)
+        return choice if hands is None else hands.play(name, choice)
+
+    def decide(self, name: str, options: list[Option]) -> Option:
         bot = self.bots[name]
-        view = (seat_view(self.state, name, self.memories[name], masked=bot.needs_state)
-                if bot.needs_view else None)
-        return bot.decide(view, options)
+        if not bot.needs_view:
+            return bot.decide(None, options)
+        hand = None if self.hands is None else self.hands.hand_of(name)
+        return bot.decide(seat_view(self.state, name, self.memories[name],
+                                    masked=bot.needs_state, hand=hand), options)
 
 
 def _open_window(pending: list[Action]) -> tuple[str, str] | None:

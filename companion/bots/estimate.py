@@ -97,12 +97,24 @@ class Taker:
 def share_value(view: SeatView, share: str, bonus_weight: float = 0.5,
                 painting_weight: float = 1.0) -> float:
     """What one share is worth to me now (`worth`), from what my seat knows."""
+    return worth(share, taker_of(view), bonus_weight, painting_weight)
+
+
+_LAST: list[tuple[SeatView, Taker]] = []  # the last view's `Taker`: a decision weighs every
+#                                           share on the table against the same view
+
+
+def taker_of(view: SeatView) -> Taker:
+    """What a share's worth to me depends on, worked out once a view (views are frozen)."""
+    if _LAST and _LAST[0][0] is view:
+        return _LAST[0][1]
     me = view.me_seen
     counts = diamond_counts(view)
     counts.pop(view.me, None)
     taker = Taker(view.loot, me.power, me.wounds, me.wound_limit, view.round >= ROUNDS,
                   bool(view.click and view.discards), max(counts.values(), default=0))
-    return worth(share, taker, bonus_weight, painting_weight)
+    _LAST[:] = [(view, taker)]
+    return taker
 
 
 def worth(share: str, t: Taker, bonus_weight: float = 0.5, painting_weight: float = 1.0,

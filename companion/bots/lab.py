@@ -98,13 +98,14 @@ def record(s: GameState, styles: list[str], actions: int) -> GameRecord:
     died: dict[str, int] = {}
     godfather: dict[str, int] = {}
     tokens: dict[str, int] = {}
-    for e in s.events:
-        if isinstance(e, Eliminated):
-            died[e.player] = e.round
-        elif isinstance(e, RoundBegun):
+    for e in s.events:  # (by exact type, the most common first: the events are final)
+        if type(e) is Took:
+            if e.loot == TOKEN:
+                tokens[e.player] = tokens.get(e.player, 0) + 1
+        elif type(e) is RoundBegun:
             godfather[e.godfather] = godfather.get(e.godfather, 0) + 1
-        elif isinstance(e, Took) and e.loot == TOKEN:
-            tokens[e.player] = tokens.get(e.player, 0) + 1
+        elif type(e) is Eliminated:
+            died[e.player] = e.round
     return {
         "rounds": s.round, "actions": actions,
         "winners": [s.index[w] for w in s.winners],

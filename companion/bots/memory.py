@@ -83,14 +83,22 @@ class Memory:
             case VultureTook(player=p, prey=prey, loot=loot):
                 self._stole(p, prey, loot if mine else None)
             case Clipped(player=p, reloaded=True):
-                b = self.bullets[p]
-                b.bang, b.click = b.bang + 1, b.click - 1
+                self.reloaded(p)
             case GoodFriend(player=p):
-                self.bullets[p].bang += 1
+                self.befriended(p)
             case Hustled(player=p, victim=victim):  # a card of either kind may have gone
                 for name in (p, victim):  # either way
                     b = self.bullets[name]
                     b.bang, b.click = b.bang + 1, b.click + 1
+
+    def reloaded(self, name: str) -> None:
+        """`name`'s Clip brought a Bang! back for a Click!, face up (R14)."""
+        b = self.bullets[name]
+        b.bang, b.click = b.bang + 1, b.click - 1
+
+    def befriended(self, name: str) -> None:
+        """The Good Friend, `name`, took a Bang! from the discard pile too (R21)."""
+        self.bullets[name].bang += 1
 
     def _fired(self, shooter: str, target: str, card: str) -> None:
         b = self.bullets[shooter]

@@ -44,6 +44,9 @@ class Bot:
     summary: ClassVar[str] = ""
     needs_view: ClassVar[bool] = True  # False: decides without looking (no view is built)
     needs_state: ClassVar[bool] = False  # True: plans on the masked game (`SeatView.state`)
+    # True: draws uniformly among its options with `self.rnd` (`options[randrange(n)]`,
+    # drawn only among two or more), so the engine may draw for it (`fastplay.by_seat`)
+    draws_uniformly: ClassVar[bool] = False
 
     def __init__(self, seed: int) -> None:
         self.rnd = random.Random(seed)
@@ -56,6 +59,7 @@ class RandomBot(Bot):
     style = "random"
     summary = "Random: does anything the rules allow, each choice as likely as the others."
     needs_view = False
+    draws_uniformly = True
 
     def decide(self, view: SeatView | None, options: Sequence[Option]) -> Option:
         return options[self.rnd.randrange(len(options))]

@@ -13,7 +13,7 @@ same neutral filler whatever it really was, so that it can sample what it cannot
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from companion.bots.memory import Bullets, Memory
 from companion.rules import Action, GameState
@@ -25,9 +25,10 @@ from companion.rules.state import Player
 FILLER = "bill5000"  # what the masked piles hold in place of the real cards
 
 
-@dataclass(frozen=True, slots=True)
-class Seen:
-    """One player as everybody at the table sees them."""
+class Seen(NamedTuple):
+    """One player as everybody at the table sees them (a named tuple: one is built for
+    every player at every decision, and a tuple is built at a fraction of a frozen
+    dataclass's cost)."""
 
     name: str
     seat: int
@@ -47,9 +48,9 @@ class Seen:
     bullets: Bullets  # the bullet cards they may still hold
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    """A decision's whole input: one seat's knowledge of the game."""
+class SeatView(NamedTuple):
+    """A decision's whole input: one seat's knowledge of the game (a named tuple, as
+    `Seen`: one is built for every decision)."""
 
     me: str
     bang: int  # my hand
@@ -81,17 +82,30 @@ class SeatView:
         return [p for p in self.players if p.alive and p.name != self.me]
 
 
-def seat_view(s: GameState, me: str, memory: Memory, masked: bool = False) -> SeatView:
+class Held(NamedTuple):
+    """My cards and the discard pile's size, when the game keeps no hand (physical cards:
+    `hands.Hands` keeps them)."""
+
+    bang: int
+    click: int
+    card: str | None
+    discards: int
+
+
+def seat_view(s: GameState, me: str, memory: Memory, masked: bool = False,
+              hand: Held | None = None) -> SeatView:
     """`me`'s view of `s`; `memory` is brought up to date with the events first."""
     memory.update(s.events)
     p = s.players[s.index[me]]
+    bang, click, card, discards = ((p.bang, p.click, p.card, s.discard_bang + s.discard_click)
+                                   if hand is None else hand)
     return SeatView(
-        me=me, bang=p.bang, click=p.click, card=p.card, loot=tuple(p.loot),
+        me=me, bang=bang, click=click, card=card, loot=tuple(p.loot),
         players=tuple(_seen(s, q, memory) for q in s.players),
         round=s.round, phase=s.phase, godfather=s.players[s.godfather].name,
         table=tuple(s.table), token=s.token,
         turn=None if s.turn is None else s.players[s.turn].name, forbidden=s.forbidden,
-        discards=s.discard_bang + s.discard_click, out=tuple(s.out),
+        discards=discards, out=tuple(s.out),
         piles=tuple(len(pile) for pile in s.piles), memory=memory,
         state=masked_state(s, me) if masked else None)
 

@@ -2,7 +2,8 @@
 of a random game is played in (the bullet choice, the hold-up, courage, the split's takes).
 
 Who uses it: `legal.play_random` (and `play_legal`), the loop of the random bot
-(`bots/random_bot.py`) that `bench/engine.py` times and the lab's random games play. The
+(`bots/random_bot.py`) that `bench/engine.py` times; and, through `by_seat` (each player
+drawing with their own generator), the lab's random bots (`bots/arena.py`). The
 referee, the scenario replay and every other bot apply actions through `engine.apply`,
 whose handlers (`steps.py`, `split.py`) are the rules as written; read those first.
 
@@ -18,7 +19,9 @@ first in the first draw's list (`head`): one of those drawn is handed back unapp
 
 How it is checked: `tests/rules/test_counted.py` plays hundreds of games at tables of every
 kind both ways and checks that this plays the same actions and reaches the same states as
-drawing from `legal_actions` and applying through `engine.apply_in_place`.
+drawing from `legal_actions` and applying through `engine.apply_in_place`;
+`tests/bots/test_fast_path.py`, that `by_seat` plays the games random bots play when the
+arena asks them through `legal_actions`, and draws a seat's actions from what it can see.
 """
 
 from __future__ import annotations
@@ -27,11 +30,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from companion.rules import split, steps
-from companion.rules.actions import Action, Forbid
+from companion.rules.actions import Action, Aim, Forbid
 from companion.rules.cards import BANG, CLICK, KINDS, TOKEN
 from companion.rules.menu import Rows
 from companion.rules.powers import DICTATOR, GREEDY
-from companion.rules.state import GameState
+from companion.rules.state import CHOOSE, COURAGE, HOLDUP, SPLIT, GameState, Player
 from companion.rules.turn import all_aims
 
 if TYPE_CHECKING:
@@ -85,13 +88,7 @@ def choose(s: GameState, rnd: Random, played: list[Action], room: int,
                 n -= 1
                 break
             at += 1
-        if card is BANG:
-            p.bang -= 1
-        else:
-            p.click -= 1
-        p.card = card
-        del to_act[at]
-        played.append(CHOSEN[p.name][card])
+        chose(s, p, at, card, played)
         room -= 1
         if not (to_act and room):
             return None
@@ -101,7 +98,7 @@ def choose(s: GameState, rnd: Random, played: list[Action], room: int,
 def aim(s: GameState, rnd: Random, played: list[Action], room: int,
         head: Sequence[Action] = ()) -> Action | None:
     """Aims: each aimer's aims in seating order, too slow first (`turn.nth_aim`)."""
-    players, living, to_act, index = s.players, s.living_names, s.to_act, s.index
+    players, living, to_act = s.players, s.living_names, s.to_act
     m, aims = len(living), all_aims(living)
     i = first(rnd, len(to_act) * m, head)
     if i < 0:
@@ -109,14 +106,7 @@ def aim(s: GameState, rnd: Random, played: list[Action], room: int,
     while True:
         at, t = divmod(i, m)
         p = players[to_act[at]]
-        action = aims[p.name][t]
-        if t:
-            p.target = index[action.target]  # type: ignore[index]  # (t > 0: an aim at someone)
-        p.aimed = True
-        del to_act[at]
-        if not to_act:
-            steps.kid_last(s)
-        played.append(action)
+        aimed(s, p, at, aims[p.name][t], played)
         room -= 1
         if not (to_act and room):
             return None
@@ -133,13 +123,7 @@ def courage(s: GameState, rnd: Random, played: list[Action], room: int,
         return head[i]
     while True:
         at = i >> 1
-        p = players[to_act[at]]
-        down = i & 1 == 1
-        p.down = down
-        del to_act[at]
-        if down:
-            steps.lay_down(s, p)
-        played.append(DECIDED[p.name][down])
+        decided(s, players[to_act[at]], at, i & 1 == 1, played)
         room -= 1
         if not (to_act and room):
             return None
@@ -155,14 +139,12 @@ def take(s: GameState, rnd: Random, played: list[Action], room: int,
     ban or Greedy's pair makes them one player's own."""
     players = s.players
     dictated = DICTATOR in s.powers
-    options: list[str | tuple[str, str] | None] = []
+    options: Shares = []
     kept = False  # (`options` hold for whoever takes next)
     drawn = False  # (the first draw, among `head` too, is made)
     while True:
         p = players[s.turn]  # type: ignore[index]  # (settled at no window: someone's turn)
-        if not kept or s.forbidden is not None or (p.power == GREEDY and not p.greedy_used):
-            options = list(split.take_options(s, p))
-            kept = s.forbidden is None and not (p.power == GREEDY and not p.greedy_used)
+        options, kept = shares(s, p, options, kept)
         n = len(options)
         dictator = split.may_forbid(s) if dictated else None
         total = n + len(KINDS) if dictator is not None else n
@@ -174,20 +156,140 @@ def take(s: GameState, rnd: Random, played: list[Action], room: int,
                 return head[i]
             drawn = True
         if i < n:
-            share = options[i]
-            if isinstance(share, str):
-                split.took(s, p, (share,))
-                if kept and (share == TOKEN or share not in s.table):
-                    del options[i]
-            else:
-                split.took(s, p, share or ())
-                kept = False
-            played.append(TAKEN[p.name][share])
+            kept = took_share(s, p, options, i, kept, played)
         else:
             assert dictator is not None
-            action = Forbid(dictator.name, target=p.name, kind=KINDS[i - n])
-            split.forbid(s, dictator, action)
-            played.append(action)
+            forbade(s, dictator, p, KINDS[i - n], played)
         room -= 1
         if not room or s.turn is None or s.junk_card is not None or not (s.table or s.token):
             return None  # (the last: `turn.taker`, written out)
+
+
+# -- the effects, shared by the draws above and by `by_seat` -------------------------------
+
+
+def chose(s: GameState, p: Player, at: int, card: str, played: list[Action]) -> None:
+    """`p`, the `at`-th of those to act, put `card` down (`steps.choose`)."""
+    if card is BANG:
+        p.bang -= 1
+    else:
+        p.click -= 1
+    p.card = card
+    del s.to_act[at]
+    played.append(CHOSEN[p.name][card])
+
+
+def aimed(s: GameState, p: Player, at: int, action: Aim, played: list[Action]) -> None:
+    """`p`, the `at`-th of those to act, aimed (`steps.aim`); the Kid is last (R25)."""
+    if action.target is not None:
+        p.target = s.index[action.target]
+    p.aimed = True
+    del s.to_act[at]
+    if not s.to_act:
+        steps.kid_last(s)
+    played.append(action)
+
+
+def decided(s: GameState, p: Player, at: int, down: bool, played: list[Action]) -> None:
+    """`p`, the `at`-th of those to act, stood or lay down (`steps.courage`)."""
+    p.down = down
+    del s.to_act[at]
+    if down:
+        steps.lay_down(s, p)
+    played.append(DECIDED[p.name][down])
+
+
+Shares = list[str | tuple[str, str] | None]
+
+
+def shares(s: GameState, p: Player, options: Shares, kept: bool) -> tuple[Shares, bool]:
+    """What `p` may take (`split.take_options`): `options` again if `kept`, while no ban
+    or Greedy's pair makes them one player's own; and whether they hold for the next."""
+    if not kept or s.forbidden is not None or (p.power == GREEDY and not p.greedy_used):
+        options = list(split.take_options(s, p))
+        kept = s.forbidden is None and not (p.power == GREEDY and not p.greedy_used)
+    return options, kept
+
+
+def took_share(s: GameState, p: Player, options: Shares, i: int, kept: bool,
+               played: list[Action]) -> bool:
+    """`p` took `options[i]`, which is dropped from `options` once gone from the table;
+    whether they still hold for the next taker."""
+    share = options[i]
+    took(s, p, share, played)
+    if not isinstance(share, str):
+        return False
+    if kept and (share == TOKEN or share not in s.table):
+        del options[i]
+    return kept
+
+
+def took(s: GameState, p: Player, share: str | tuple[str, str] | None,
+         played: list[Action]) -> None:
+    """`p` took a share of the split: a card or the token, the Greedy's pair, or nothing."""
+    split.took(s, p, (share,) if isinstance(share, str) else share or ())
+    played.append(TAKEN[p.name][share])
+
+
+def forbade(s: GameState, dictator: Player, p: Player, kind: str,
+            played: list[Action]) -> None:
+    """The Dictator forbade `kind` to `p`, whose turn it is (`split.forbid`)."""
+    action = Forbid(dictator.name, target=p.name, kind=kind)
+    split.forbid(s, dictator, action)
+    played.append(action)
+
+
+# -- players who each draw from their own generator ----------------------------------------
+
+
+def by_seat(s: GameState, rnds: Sequence[Random], played: list[Action]) -> bool:
+    """Play the step the game is at, if it is one of those above and rests at no window,
+    each player drawing uniformly among their own options with their own generator
+    (`rnds`, by seat), as random bots asked one by one would (`bots/arena.py`); False,
+    with nothing played, at any other step. Each option is drawn as `rnd.randrange` draws
+    it, and only among two or more; the Dictator, beside the take, forbids a kind or
+    passes first. The caller settles the game after (`engine.settle`)."""
+    if s.rests_at is not None or s.physical:
+        return False
+    phase, players, to_act = s.phase, s.players, s.to_act
+    if phase == CHOOSE:
+        while to_act:
+            p = players[to_act[0]]
+            if p.bang and p.click:
+                card = CLICK if below(rnds[p.seat], 2) else BANG
+            else:
+                card = BANG if p.bang else CLICK
+            chose(s, p, 0, card, played)
+    elif phase == HOLDUP:
+        living = s.living_names
+        aims = all_aims(living)
+        while to_act:
+            p = players[to_act[0]]
+            aimed(s, p, 0, aims[p.name][below(rnds[p.seat], len(living))], played)
+    elif phase == COURAGE:
+        while to_act:
+            p = players[to_act[0]]
+            decided(s, p, 0, below(rnds[p.seat], 2) == 1, played)
+    elif phase == SPLIT and s.turn is not None:
+        _split_by_seat(s, rnds, played)
+    else:
+        return False
+    return True
+
+
+def _split_by_seat(s: GameState, rnds: Sequence[Random], played: list[Action]) -> None:
+    """The split's turns while no window opens (`turn.taker`), each taker drawing one of
+    `split.take_options`; the Dictator first draws a kind to forbid or to pass."""
+    players, dictated = s.players, DICTATOR in s.powers
+    options: Shares = []
+    kept = False
+    while s.turn is not None and s.junk_card is None and (s.table or s.token):
+        p = players[s.turn]
+        dictator = split.may_forbid(s) if dictated else None
+        if dictator is not None:
+            k = below(rnds[dictator.seat], len(KINDS) + 1)
+            if k < len(KINDS):
+                forbade(s, dictator, p, KINDS[k], played)
+        options, kept = shares(s, p, options, kept)
+        n = len(options)
+        kept = took_share(s, p, options, below(rnds[p.seat], n) if n > 1 else 0, kept, played)

@@ -1,0 +1,114 @@
+"""The balance lab's speed: random games, each style, the strong bot, and the same command
+against an older commit; and the deaths a game with physical cards against digital ones.
+
+    .venv/bin/python bench/lab_speed.py [--games 2000] [--style-games 300] [--strong-games 2]
+                                        [--ref-tree DIR] [--physical-games 500]
+
+One core, one process, CPU time (`time.process_time`), 8 players with powers. With
+`--ref-tree`, a checkout of an older commit (`git worktree add /tmp/lab_b475 b475e92`), the
+command `companion simulate --games 2000 --players 8 --powers --seed 7` runs in turn in
+that tree and in this one (A, B, B, A; `--jobs 1` where the tree has it) and the medians of
+their user + system CPU seconds give the ratio. Figures go to docs/PERFORMANCE.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from companion.bots import lab
+from companion.bots.strong import StrongBot
+from companion.bots.styles import Option
+from companion.bots.view import SeatView
+
+ROOT = Path(__file__).resolve().parents[1]
+STYLES = ("cautious", "aggressive", "greedy", "vengeful")
+COMMAND = ["simulate", "--games", "2000", "--players", "8", "--powers", "--seed", "7"]
+
+
+def games_per_second(styles: tuple[str, ...], games: int, cards: str = "digital") -> float:
+    plan = lab.Plan(games=games, players=8, styles=styles, seed=1, cards=cards)
+    start = time.process_time()
+    for i in range(games):
+        lab.play_game(plan, i)
+    return games / (time.process_time() - start)
+
+
+class Timed(StrongBot):
+    """The strong bot, adding up the CPU time of the decisions it thinks about."""
+
+    decisions = 0
+    seconds = 0.0
+
+    def decide(self, view: SeatView | None, options: Sequence[Option]) -> Option:
+        start = time.process_time()
+        choice = super().decide(view, options)
+        Timed.seconds += time.process_time() - start
+        Timed.decisions += 1
+        return choice
+
+
+def command_cpu(tree: Path, jobs: bool) -> float:
+    """User + system CPU seconds of `companion simulate` run from `tree`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-c", "from companion.cli import main; main()", *COMMAND,
+                    *(["--jobs", "1"] if jobs else [])], check=True, cwd=tree,
+                   env={**os.environ, "PYTHONPATH": str(tree)}, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def deaths(cards: str, games: int) -> float:
+    plan = lab.Plan(games=games, players=6, styles=(*STYLES, "random"), seed=5, cards=cards)
+    return sum(sum(seat["died"] is not None for seat in lab.play_game(plan, i)["seats"])
+               for i in range(games)) / games
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--style-games", type=int, default=300)
+    parser.add_argument("--strong-games", type=int, default=2)
+    parser.add_argument("--physical-games", type=int, default=500)
+    parser.add_argument("--ref-tree", type=Path, help="a checkout of the older commit")
+    args = parser.parse_args()
+
+    print(f"random bots: {games_per_second(('random',), args.games):.0f} games/s")
+    for style in STYLES:
+        print(f"{style} bots: {games_per_second((style,), args.style_games):.0f} games/s")
+    mixed = games_per_second((*STYLES, "random"), args.style_games)
+    print(f"the four styles and random, turning seats: {mixed:.0f} games/s")
+
+    lab.STYLES["strong"] = Timed
+    plan = lab.Plan(games=args.strong_games, players=8, styles=("strong", *STYLES), seed=1)
+    for i in range(args.strong_games):
+        lab.play_game(plan, i)
+    print(f"strong bot ({StrongBot(0).playouts} playouts): "
+          f"{Timed.decisions / Timed.seconds:.1f} decisions/s "
+          f"({Timed.decisions} decisions in {Timed.seconds:.1f} s)")
+
+    if args.physical_games:
+        g = args.physical_games
+        print(f"deaths a game, 6 players, styles and random, {g} games: digital cards "
+              f"{deaths('digital', g):.3f}, physical cards {deaths('physical', g):.3f}")
+
+    if args.ref_tree:
+        runs: dict[str, list[float]] = {"ref": [], "this": []}
+        for side in ("ref", "this", "this", "ref"):
+            tree = args.ref_tree if side == "ref" else ROOT
+            runs[side].append(command_cpu(tree, jobs=side == "this"))
+        ref, this = (statistics.median(runs[k]) for k in ("ref", "this"))
+        print(f"companion {' '.join(COMMAND)}: {args.ref_tree.name} {ref:.2f} s, this tree "
+              f"{this:.2f} s of CPU (medians of A,B,B,A: {runs}); {ref / this:.2f}x less")
+
+
+if __name__ == "__main__":
+    main()
