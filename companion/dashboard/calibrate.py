@@ -22,7 +22,7 @@ from companion.dashboard.pages import render
 from companion.dashboard.settings import DashboardSettings, TableTop
 from companion.referee.readings import SEES
 from companion.referee.table import Table
-from companion.tablesim.advice import needed_separation, seating_check
+from companion.tablesim.advice import needed_separation, seating_check, seating_verdict
 from companion.tablesim.geometry import GRIPS
 
 RECT_SUGGESTION = re.compile(r"seat ([0-9+]+) ")
@@ -68,18 +68,10 @@ def seating_report(top: TableTop, seats: list[int]) -> dict[str, Any]:
     return {"table": {"shape": top.shape, "size_m": top.size_m, "seating": arrangement,
                       "grip": top.grip},
             "seats": seats, "needed_deg": round(needed_separation(), 1), "warnings": warnings,
-            "hidden_badges": hidden, "verdict": verdict(top, found, hidden),
+            "hidden_badges": hidden,
+            "verdict": seating_verdict(top.shape, top.size_m, arrangement or len(seats),
+                                       top.grip, found),
             "suggestion": _suggestion(found[0].suggestion) if found else None}
-
-
-def verdict(top: TableTop, found: tuple[Any, ...], hidden: list[str]) -> str:
-    """"refuse" when the grip the table plays with fails seated (or covers the badges):
-    the game would be judged wrongly as it is played; "warn" when only other grips, or
-    players standing, fall short; else "ok". A table that names no grip is not told of
-    the grip that covers the badges (any seating fails it: a grip to avoid, not a seating)."""
-    if top.grip is not None and (hidden or any("seated" in w.stances for w in found)):
-        return "refuse"
-    return "warn" if found or hidden else "ok"
 
 
 @lru_cache(maxsize=64)
