@@ -23,7 +23,8 @@ WRONG_PIN_WINDOW_S = 60.0  # ... in this long stop PIN tries (from it, or all) a
 CLAIM_COOKIE = "seat{}"  # a phone's claim on seat n, HttpOnly and SameSite=Strict
 CLAIM_COOKIE_S = 7 * 86400  # a game night and more; a new game ends the claim anyway
 STATUS = {"invalid": 400, "unauthorized": 401, "forbidden": 403, "conflict": 409,
-          "too_large": 413, "rule": 422, "too_many": 429, "blind": 503, "unwritten": 507}
+          "too_large": 413, "rule": 422, "seating": 422, "too_many": 429, "blind": 503,
+          "unwritten": 507}
 
 
 class PinGuard:
