@@ -7,9 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.timeout(900)  # 50 s of CPU: minutes on a shared, busy machine
 def test_quick_bench_meets_the_targets(tmp_path):
     out, svg = tmp_path / "aim.json", tmp_path / "aim.svg"
     subprocess.run([sys.executable, str(ROOT / "bench" / "aim_accuracy.py"), "--quick",
@@ -27,6 +30,7 @@ def test_quick_bench_meets_the_targets(tmp_path):
     assert svg.read_text().count('<g class="case">') == len(results)
 
 
+@pytest.mark.timeout(900)
 def test_bench_is_the_same_for_a_seed_whatever_the_workers(tmp_path):
     outs = []
     for workers in (1, 2):
