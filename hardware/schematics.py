@@ -168,12 +168,13 @@ def mirror_spare(cat):
 def pod(pinmap):
     """The pod protects itself and the hub from a wrong cable (power.py has the budget):
     Q1 passes +5 V only the right way round, F1 limits the gun's cord, R2 limits what a
-    swapped ground or a mirrored cable's +5 V (on pin 8, REED) pushes anywhere, and the pin
+    swapped ground or a mirrored cable's +5 V (on pin 8, REED) pushes anywhere, R3 what a
+    crossover cable's +5 V (on pin 3, RX) pushes into the receiver's output, and the pin
     where a mirrored cable puts +5 V stays open when it is a spare GND (`mirror_spare`).
     SDA and SCL pass straight through: on a mirrored cable they meet LOCK and BADGE_K, never
     a supply (hardware/README.md, "A wrong cable harms nothing")."""
     cat, pod = pinmap["cat5e"], pinmap["pod"]
-    cable = {"+5V": "+5V_IN", "GND": "GND", "REED": "REED_IN"}
+    cable = {"+5V": "+5V_IN", "GND": "GND", "REED": "REED_IN", "RX": "RX_IN"}
     spare = mirror_spare(cat)
     s = Sheet("Seat pod: protection, jacks and the reed switch (hardware/pinmap.yaml)", top=12)
     s.chip("J1", "RJ45 from the hub", [],
@@ -184,6 +185,7 @@ def pod(pinmap):
            [(2, "S", "+5V")], (12, 4))
     s.two("R1", elm.Resistor, "10 kΩ", "GATE", "GND", (20, 8))
     s.two("F1", elm.Fuse, "MF-R010\nPTC 0.1 A", "+5V", "+5V_GUN", (23, 8))
+    s.two("R3", elm.Resistor, "1 kΩ", "RX_IN", "RX", (20, -4))
     gun = {"+5V": "+5V_GUN"}
     s.chip("J2", "6P6C jack: gun", [(pin, str(pin), gun.get(net, net)) for pin, net in
                                     sorted(pod["gun_6p6c"].items())], [], (30, 0))

@@ -22,7 +22,8 @@ WRONG_PIN_LIMIT = 5  # wrong tries from one address ...
 WRONG_PIN_TABLE_LIMIT = 10  # ... or from all addresses together ...
 WRONG_PIN_WINDOW_S = 60.0  # ... in this long stop PIN tries (from it, or all) as long
 STATUS = {"invalid": 400, "unauthorized": 401, "forbidden": 403, "conflict": 409,
-          "too_large": 413, "rule": 422, "too_many": 429, "blind": 503, "unwritten": 507}
+          "too_large": 413, "rule": 422, "seating": 422, "too_many": 429, "blind": 503,
+          "unwritten": 507}
 
 
 class PinGuard:

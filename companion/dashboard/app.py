@@ -7,7 +7,7 @@ from werkzeug.exceptions import HTTPException
 
 from companion.dashboard import WEB_DIR
 from companion.dashboard.api import api_blueprint
-from companion.dashboard.calibrate import calibrate_blueprint
+from companion.dashboard.calibrate import calibrate_blueprint, seating_judge
 from companion.dashboard.evening import evening_blueprint
 from companion.dashboard.overlay import overlay_blueprint
 from companion.dashboard.pages import pages_blueprint, render
@@ -51,6 +51,7 @@ def create_app(table: Table, settings: DashboardSettings | None = None,
     app.register_blueprint(streams_blueprint(table, streams))
     app.register_blueprint(pages_blueprint(table, settings))
     app.register_blueprint(calibrate_blueprint(table, settings))
+    table.seating_check = seating_judge(table, settings)  # new_game refuses what it fails
     app.register_blueprint(setup_blueprint(table, sensors))
     app.register_blueprint(speech_blueprint(table, Speaker()))
     app.register_blueprint(evening_blueprint(table))

@@ -12,6 +12,7 @@ use them.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -22,7 +23,7 @@ from companion.dashboard.pages import render
 from companion.dashboard.settings import DashboardSettings, TableTop
 from companion.referee.readings import SEES
 from companion.referee.table import Table
-from companion.tablesim.advice import needed_separation, seating_check
+from companion.tablesim.advice import STANCES, needed_separation, seating_check, seating_verdict
 from companion.tablesim.geometry import GRIPS
 
 RECT_SUGGESTION = re.compile(r"seat ([0-9+]+) ")
@@ -68,18 +69,53 @@ def seating_report(top: TableTop, seats: list[int]) -> dict[str, Any]:
     return {"table": {"shape": top.shape, "size_m": top.size_m, "seating": arrangement,
                       "grip": top.grip},
             "seats": seats, "needed_deg": round(needed_separation(), 1), "warnings": warnings,
-            "hidden_badges": hidden, "verdict": verdict(top, found, hidden),
+            "hidden_badges": hidden,
+            "verdict": seating_verdict(top.shape, top.size_m, arrangement or len(seats),
+                                       top.grip, found),
             "suggestion": _suggestion(found[0].suggestion) if found else None}
 
 
-def verdict(top: TableTop, found: tuple[Any, ...], hidden: list[str]) -> str:
-    """"refuse" when the grip the table plays with fails seated (or covers the badges):
-    the game would be judged wrongly as it is played; "warn" when only other grips, or
-    players standing, fall short; else "ok". A table that names no grip is not told of
-    the grip that covers the badges (any seating fails it: a grip to avoid, not a seating)."""
-    if top.grip is not None and (hidden or any("seated" in w.stances for w in found)):
-        return "refuse"
-    return "warn" if found or hidden else "ok"
+def judgement(top: TableTop, seats: list[int]) -> dict[str, str]:
+    """The seating check's verdict on a new game's seats, with a sentence saying why, for
+    the referee's new_game (Table.seating_check): it refuses on "refuse" and, unless the
+    Godfather confirms, on "warn"."""
+    report = seating_report(top, seats)
+    verdict = report["verdict"]
+    if verdict == "ok":
+        return {"verdict": "ok", "why": ""}
+    table = report["table"]
+    where = (f"seats {', '.join(map(str, seats))} at this {top.size_m:.1f} m "
+             f"{'rectangle' if top.shape == 'rect' else 'round table'}"
+             + (f" seated {table['seating']}" if table["seating"] else "")
+             + (f", played with the gun held {top.grip}" if top.grip else ""))
+    if report["hidden_badges"]:
+        reason = f"the grip {report['hidden_badges'][0]} covers each holder's own badge"
+    else:
+        w = report["warnings"][0]
+        stances = " or ".join(STANCES[s] for s in w["stances"])
+        reason = (f"seat {w['gun']}'s gun barely receives seat {w['targets'][0]}'s badge"
+                  if w["separation_deg"] is None else
+                  f"from seat {w['gun']}, seats {w['targets'][0]} and {w['targets'][1]} "
+                  f"are only {w['separation_deg']:.0f}° apart (needs "
+                  f"{report['needed_deg']:.0f}°)") + f" ({stances})"
+    found = _check(top.shape, top.size_m, table["seating"] or len(seats), top.grip)
+    fix = f"; what works: {found[0].suggestion}" if found and found[0].suggestion else ""
+    if verdict == "refuse":
+        return {"verdict": verdict,
+                "why": f"The seating check refuses {where}: {reason}{fix}."}
+    return {"verdict": verdict,
+            "why": f"The seating check warns of {where}: {reason}{fix}. Confirm the "
+                   "seating (confirm_seating: true) to start anyway."}
+
+
+def seating_judge(table: Table, settings: DashboardSettings
+                  ) -> Callable[[list[int]], dict[str, str]]:
+    """Table.seating_check for this dashboard: the configured or simulated table top's
+    judgement of a new game's seats (none where the table top is unknown)."""
+    def judge(seats: list[int]) -> dict[str, str]:
+        top = table_top(table, settings)
+        return {"verdict": "ok", "why": ""} if top is None else judgement(top, seats)
+    return judge
 
 
 @lru_cache(maxsize=64)

@@ -26,6 +26,7 @@ KINDS = {
     "rule": "the rules or the referee's stage do not allow it now",
     "too_many": "too many wrong tries: wait",
     "blind": "a link is down: the referee would decide blind",
+    "seating": "the seating check fails these seats at this table (a warning: confirm it)",
     "unwritten": "the journal cannot be written: nothing changed",
 }
 

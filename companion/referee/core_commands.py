@@ -11,7 +11,7 @@ from companion.referee import stage as stages
 from companion.referee.access import SENSED, check_player, check_sensed, reseated
 from companion.referee.commands import EXACT_VERSION, Auth, CommandError
 from companion.referee.inputs import Command, Entry, Finish, Hold, NewGame, Rewrite, Undo
-from companion.referee.setup import check_setup
+from companion.referee.setup import SEATING, check_setup
 from companion.referee.stage import Stage
 from companion.schema import parse_action
 from companion.yamlfile import FieldError
@@ -49,6 +49,7 @@ def new_game(d: core.Decision, cmd: dict[str, Any], _auth: Auth) -> None:
         raise CommandError("rule", "a game is in progress: send abandon: true to end it",
                            rule="R1", code="game_in_progress")
     setup = check_setup(cmd)
+    check_seating(cmd)
     s.last_game += 1
     d.write(NewGame(s.last_game, setup, s.now_ms))
     if s.game:
@@ -60,6 +61,21 @@ def new_game(d: core.Decision, cmd: dict[str, Any], _auth: Auth) -> None:
     for seat, digest in sorted(s.claims.items()):  # journaled: a restart keeps them
         d.write(Hold(s.last_game, seat, digest, s.now_ms))
     d.changed(game=True)
+
+
+def check_seating(cmd: dict[str, Any]) -> None:
+    """Refuse seats the table's seating check refuses (the grip the table plays with fails
+    as the players sit), and seats it warns of unless the Godfather confirms them."""
+    confirm = cmd.get("confirm_seating", False)
+    if not isinstance(confirm, bool):
+        raise CommandError("invalid", "confirm_seating: true or false")
+    seating = cmd.get(SEATING)
+    if not isinstance(seating, dict) or seating.get("verdict") not in ("refuse", "warn"):
+        return  # no table geometry known, or the seats pass
+    if seating["verdict"] == "warn" and confirm:
+        return
+    raise CommandError("seating", str(seating.get("why", "the seating check fails these seats")),
+                       code=f"seating_{seating['verdict']}", verdict=seating["verdict"])
 
 
 def action(d: core.Decision, cmd: dict[str, Any], auth: Auth) -> None:

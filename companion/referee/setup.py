@@ -16,6 +16,10 @@ from companion.rules.powers import POWERS
 from companion.schema import MAX_NAME, MAX_PLAYERS, MIN_PLAYERS, Checker, JsonDoc
 from companion.yamlfile import FieldError, Path_
 
+# A new game's key the table sets (Table.command) to the seating check's {"verdict", "why"}
+# for its seats; the Godfather's "confirm_seating": true starts it on a warning alone.
+SEATING = "seating"
+
 __all__ = ["MAX_NAME", "check_setup"]
 
 
@@ -37,6 +41,14 @@ def check_setup(cmd: dict[str, Any]) -> dict[str, Any]:
         return _check(Checker(doc), cmd)
     except FieldError as e:
         raise CommandError("invalid", str(e), field=e.key, **reason(doc.at, cmd)) from None
+
+
+def setup_seats(cmd: dict[str, Any]) -> list[int] | None:
+    """The seats a `new_game` command seats players in, sorted; None if it is refused."""
+    try:
+        return sorted(check_setup({**cmd, "seed": 0})["seats"].values())
+    except CommandError:
+        return None
 
 
 def reason(at: Path_, cmd: dict[str, Any]) -> dict[str, Any]:

@@ -51,6 +51,7 @@ from companion.referee.links import Links
 from companion.referee.outbox import Listener, Outbox
 from companion.referee.readings import Readings
 from companion.referee.settings import RefereeSettings
+from companion.referee.setup import SEATING, setup_seats
 from companion.referee.stage import Stage
 from companion.referee.view_model import as_json
 from companion.rules import Action, legal_actions
@@ -94,6 +95,9 @@ class Table:
                  simulator: Any = None, sensored: Kit | None = None) -> None:
         self.name, self.settings, self.journal, self.clock = name, settings, journal, clock
         self.simulator, self.timing = simulator, settings.timing
+        # seats -> the seating check's {"verdict", "why"} for this table (set by the
+        # dashboard, which knows the table top); None: no geometry, no check
+        self.seating_check: Callable[[list[int]], dict[str, str]] | None = None
         self.access = Access(name, journal.secret(), settings.pin)
         self._lock = threading.RLock()
         self.boot = journal.boot()
@@ -184,8 +188,12 @@ class Table:
         self._feed(lambda now: Heard(now, fact))
 
     def command(self, cmd: Any, auth: Auth) -> dict[str, Any]:
-        if isinstance(cmd, dict) and cmd.get("type") == "new_game" and "seed" not in cmd:
-            cmd = {**cmd, "seed": secrets.randbelow(SEED_RANGE)}  # (journaled with it)
+        if isinstance(cmd, dict) and cmd.get("type") == "new_game":
+            cmd = {k: v for k, v in cmd.items() if k != SEATING}  # only the table's own
+            if "seed" not in cmd:
+                cmd["seed"] = secrets.randbelow(SEED_RANGE)  # (journaled with it)
+            if self.seating_check is not None and (seats := setup_seats(cmd)):
+                cmd[SEATING] = self.seating_check(seats)  # journaled: a replay decides alike
         effects, state = self._feed(lambda now: Command(now, cmd, auth))
         refuse(effects)
         return {"ok": True, "version": state.version}

@@ -192,6 +192,12 @@ def report(config: Config, retained: dict[str, bytes], now_ms: float
             notes.append(f"seat {seat}: standee down and gun lowered, as a seat cable that is "
                          "out, reversed or damaged reads (its fuse open): at set-up, stand the "
                          "standee, raise the gun and check the cable")
+    for tilt in sensors.gpio.tilts:
+        notes.append(f"seat {tilt.seat}: its gun is read by a ball tilt switch on the Pi "
+                     f"(GPIO {tilt.pin}), not by an IMU: a standing player aiming down at a "
+                     "seated neighbour may read lowered, and a raised gun is not known to be "
+                     "still; aims need the hub (hardware/README.md, \"Standees and tilts on "
+                     "the Pi instead\")")
     if notes:
         lines += ["notes:", *(f"  - {n}" for n in notes)]
     return lines, missing

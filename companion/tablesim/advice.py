@@ -137,3 +137,19 @@ def seating_check(shape: str, size_m: float, seats: str | int, *,
         warnings.append(SeatingWarning(gun, targets, None if sep is None else round(sep, 1),
                                        text, suggestion, tuple(failing), tuple(stood)))
     return warnings
+
+
+def seating_verdict(shape: str, size_m: float, seats: str | int, grip: str | None,
+                    found: list[SeatingWarning] | tuple[SeatingWarning, ...] | None = None
+                    ) -> str:
+    """"refuse" when the grip the table plays with fails seated (or covers the badges):
+    the game would be judged wrongly as it is played; "warn" when only other grips, or
+    players standing, fall short; else "ok". A table that names no grip is not told of
+    the grip that covers the badges (any seating fails it: a grip to avoid, not a
+    seating). `found`: this seating's warnings, if already checked."""
+    if found is None:
+        found = seating_check(shape, size_m, seats, grip=grip)
+    hidden = grip is not None and GRIPS[grip].hides_badge
+    if grip is not None and (hidden or any("seated" in w.stances for w in found)):
+        return "refuse"
+    return "warn" if found or hidden else "ok"

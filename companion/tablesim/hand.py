@@ -110,7 +110,10 @@ class Pointing:
 
     def _move(self, t: float) -> Move:
         moves, i = self.moves, self._i
-        if t < moves[i].t0:
+        move = moves[i]
+        if move.t0 <= t and (i + 1 == len(moves) or t < moves[i + 1].t0):
+            return move  # the move in force still is (most asks: the bench's slots)
+        if t < move.t0:
             i = 0
         while i + 1 < len(moves) and moves[i + 1].t0 <= t:
             i += 1

@@ -15,8 +15,8 @@ y to its left, z up through its top). Pure, for the hub (MicroPython) and the co
   direction turned over the last `RATE_MS`, divided by it. A look counts toward an aim
   only while that rate is at most `STILL_DPS` (aimrule.still_look). On the simulated
   hands (tablesim.hand: drift 0.5° RMS at 0.1 to 0.5 Hz, tremor up to 0.14° RMS at 8 to
-  12 Hz, gyro bias up to ±10 °/s) a held gun shows at most 4.5 °/s (6.4 with a tremor of
-  0.3 to 0.5°, 6.5 with twice the drift) and a sweep at 10 °/s at least 7.5 °/s
+  12 Hz, gyro bias up to ±10 °/s) a held gun shows at most 2.6 °/s (4.7 with a tremor of
+  0.3 to 0.5°, 4.7 with twice the drift) and a sweep at 10 °/s at least 7.3 °/s
   (docs/PERFORMANCE.md, "Stillness").
 - **Gyro bias**: a MEMS gyro reads up to ±10 °/s at rest; the hub learns it: the mean of
   the first `LEARN` samples while the gun is lowered (on the table or in a lap) and not

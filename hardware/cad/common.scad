@@ -11,6 +11,13 @@ baffles = 4;              // stops and baffles along the tube, all of bore `bore
 tube_od = 11;
 tube_id = 7;              // wider between the baffles: wall glints cannot reach the sensor
 
+// the gun's IMU breakout, Adafruit 4503 (LSM6DS3TR-C): its board file's outline
+// (Adafruit-LSM6DS3TR-C-PCB, Adafruit_LSM6DS3.brd, layer 20) is 25.4 x 17.78 mm with
+// 2.54 mm corner radii, on 1.6 mm FR-4; the header holes run along a long edge. Another
+// breakout: measure yours and change these. [length, width, thickness]
+imu_board = [25.4, 17.78, 1.6];
+imu_at = -45;             // the pocket's centre from the muzzle end of the insert
+
 // tilt switch SW-520D: a 6 mm can, 12 mm long
 tilt_d = 6.2; tilt_l = 12.5; tilt_mount = 10;  // upright at a gun pitch of +10 deg
 

@@ -51,7 +51,8 @@ def live(tmp_path, mosquitto) -> Iterator[Running]:
 def test_the_lock_led_is_steady_on_one_blinks_on_two_and_is_off_when_lowered(
         live, open_page, screenshot):
     live.table.command({"type": "new_game", "version": live.table.version,
-                        "players": list(NAMES), "powers": "none"}, Auth(control=True))
+                        "players": list(NAMES), "powers": "none",
+                        "confirm_seating": True}, Auth(control=True))  # 4+4: warned
     sim = open_page("/sim")
     sim.fill("#pin", PIN)
     sim.click("button[type=submit]")

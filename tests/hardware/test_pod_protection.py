@@ -124,3 +124,36 @@ def test_the_budget_names_the_wires_by_the_pin_maps_pins():
         pin = _pin(PINMAP["cat5e"], signal)
         assert f"Cat5e {signal} wire (pin {pin}), 2 m" in names, signal
         assert f"| Cat5e {signal} wire (pin {pin}), 2 m |" in README, signal
+
+
+def _crossed(cat):
+    """A crossover cable (T568A at the pod's end, T568B at the hub's): the orange and green
+    pairs trade places, hub pin k on pod pin CROSS[k]. {hub signal: pod signal}."""
+    cross = {1: 3, 2: 6, 3: 1, 6: 2}
+    return {cat[k]["signal"]: cat[cross.get(k, k)]["signal"] for k in cat}
+
+
+def test_a_crossover_cables_5v_meets_r3_before_the_receivers_output():
+    crossed = _crossed(PINMAP["cat5e"])
+    assert crossed["+5V"] == "RX"
+    (pin,) = [p for p, w in PINMAP["cat5e"].items() if w["signal"] == "RX"]
+    net = _net_of(f"J1.{pin}")
+    assert sorted(NETS[net]) == [f"J1.{pin}", "R3.1"]  # nothing else before R3
+    assert "R3.2" in NETS["RX"] and any(p.startswith("J2.") for p in NETS["RX"])
+    # R3 keeps the receiver's output under its absolute maximum, at the highest supply
+    assert power.crossover_rx_ma(1) < power.RX_MAX_MA
+    # the rest of a crossover meets no supply: the hub's GND and BADGE_K land on the
+    # badge's cathodes and the pod's ground, its RX (a pull-up) on Q1's drain
+    assert crossed["GND"] == "BADGE_K" and crossed["BADGE_K"] == "GND"
+    assert crossed["RX"] == "+5V" and {crossed[s] for s in ("SDA", "SCL", "LOCK", "REED")} \
+        == {"SDA", "SCL", "LOCK", "REED"}
+
+
+def test_r3_leaves_the_receivers_low_readable_at_the_hub():
+    # 10 k pull-up to 5 V, sunk through 1 k by the receiver: (5 - 0.1) / 11 k * 1 k + 0.1
+    for case, supply in ((0, 5.0), (1, 5.25)):
+        expected = 0.1 + (supply - 0.1) / (10_000 + 1000 + 0.168) * 1000
+        assert power.rx_low_v(case) == pytest.approx(expected)
+        assert power.rx_low_v(case) < power.RX_VIL - 0.2  # a fifth of a volt to spare
+    assert "| RX low at the hub through the pod's R3" in README
+    assert "R3, 1 kΩ" in README and "crossover" in README

@@ -59,3 +59,15 @@ def test_every_printed_part_is_rendered_with_its_dimensions(part):
     assert len(re.findall(r"\bdim\(", body)) >= 2 or "aperture_dims()" in body, part
     source = (HARDWARE / "build.py").read_text()
     assert '"-D", "show_dims=true"' in source
+
+
+def test_the_imu_pocket_is_the_breakouts_board_outline_with_clearance():
+    # Adafruit 4503's board file (layer 20): 25.4 x 17.78 mm on 1.6 mm FR-4
+    assert VALUES["imu_board"] == [25.4, 17.78, 1.6]
+    insert = (CAD / "gun_insert.scad").read_text()
+    assert 'sensor = "imu";' in insert  # the IMU's insert is the one built
+    assert "pocket = [imu_board[1] + 2 * clear, imu_board[0] + 2 * clear];" in insert
+    across, along = (VALUES["imu_board"][1] + 2 * VALUES["clear"],
+                     VALUES["imu_board"][0] + 2 * VALUES["clear"])
+    readme = (HARDWARE / "README.md").read_text()
+    assert f"{across:.2f} × {along:.1f} × {VALUES['imu_board'][2]:.1f} mm" in readme

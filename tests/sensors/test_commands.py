@@ -142,3 +142,15 @@ def test_doctor_reports_a_silent_hub_and_prints_the_ir_matrix(tmp_path, mosquitt
         doctor = companion("doctor", "--config", str(path))
         out, _ = doctor.communicate(timeout=30)
         assert doctor.returncode == 1 and "hub sim-hub: offline (silent)" in out, out
+
+
+def test_doctor_warns_that_a_gun_wired_to_the_pi_is_read_by_a_tilt_switch(tmp_path, mosquitto):
+    """Pi-direct guns keep v2's ball tilt switch (docs/SENSORS.md): the set-up check says
+    what that costs, without counting it as missing."""
+    path = write_config(tmp_path, mosquitto, "cmd-tilt", "  gpio:\n    pin_factory: mock\n"
+                        "    tilts:\n      - {seat: 3, pin: 17}\n")
+    doctor = companion("doctor", "--config", str(path), "--listen", "0.5")
+    out, _ = doctor.communicate(timeout=30)
+    assert "seat 3: its gun is read by a ball tilt switch on the Pi (GPIO 17), not by an " \
+           "IMU: a standing player aiming down at a seated neighbour may read lowered" in out
+    assert "seat 1: its gun is read by a ball tilt switch" not in out  # the hub's IMU

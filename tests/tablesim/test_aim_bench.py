@@ -7,14 +7,17 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.timeout(900)  # 50 s of CPU: minutes on a shared, busy machine
 def test_quick_bench_meets_the_targets(tmp_path):
     out, svg = tmp_path / "aim.json", tmp_path / "aim.svg"
     subprocess.run([sys.executable, str(ROOT / "bench" / "aim_accuracy.py"), "--quick",
                     "--json", str(out), "--svg", str(svg)], check=True, capture_output=True,
-                   timeout=110)
+                   timeout=900)
     results = json.loads(out.read_text())["results"]
     assert results
     for r in results:
@@ -27,13 +30,14 @@ def test_quick_bench_meets_the_targets(tmp_path):
     assert svg.read_text().count('<g class="case">') == len(results)
 
 
+@pytest.mark.timeout(900)
 def test_bench_is_the_same_for_a_seed_whatever_the_workers(tmp_path):
     outs = []
     for workers in (1, 2):
         out = tmp_path / f"aim{workers}.json"
         subprocess.run([sys.executable, str(ROOT / "bench" / "aim_accuracy.py"), "--quick",
                         "--trials", "3", "--seed", "7", "--workers", str(workers),
-                        "--json", str(out)], check=True, capture_output=True, timeout=110)
+                        "--json", str(out)], check=True, capture_output=True, timeout=900)
         outs.append(json.loads(out.read_text()))
     assert outs[0] == outs[1]
 
@@ -70,7 +74,7 @@ def test_leaning_and_turned_players_at_offsets_1_to_5_count_no_wrong_seat_sweep_
     offsets = (1.0, 2.0, 3.0, 4.0, 5.0)
     todo = aim_accuracy.cases(argparse.Namespace(
         seed=5, trials=2, optics="typical", grips=True, stances=("leaning", "turned"),
-        offsets=offsets))
+        only_grips=tuple(GRIPS), offsets=offsets))
     assert {(c[-2], c[-1], c[5]) for c in todo} == {
         (g, s, o) for g in GRIPS for s in ("leaning", "turned") for o in offsets}
     results = [aim_accuracy.run_case(c) for c in todo if c[2:5] == ("round", 1.2, "8")]

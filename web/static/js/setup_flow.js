@@ -18,6 +18,8 @@ const REFUSALS = {
   name_twice: (b) => t("ref.err_name_twice", b),
   name_bad: (b) => t("ref.err_name_bad", b),
   seat_twice: (b) => t("ref.err_seat_twice", { n: b.seat }),
+  seating_refuse: () => t("ref.seating_refused"),
+  seating_warn: () => t("cal.seating_warn"), // the check answered after the start was sent
 };
 
 const form = document.getElementById("setup");
@@ -140,6 +142,8 @@ export function setupFlow({ version, showTab }) {
       type: "new_game", version: version(), players: players.map(({ name, seat }) => ({ name, seat })), powers,
       cards: data.get("cards"), loot: data.get("loot"), variant: { unclaimed_loot: data.get("unclaimed") },
       abandon: data.get("abandon") === "on",
+      // starting with the seating check's warning shown is the Godfather's confirmation
+      confirm_seating: seating !== null && seating.verdict === "warn",
     };
     if (data.get("seed")) body.seed = Number(data.get("seed"));
     const res = await post("/api/command", body);
