@@ -20,7 +20,7 @@ from typing import Any
 from companion.bots.lab import GameRecord, Plan
 
 VERSION = 1  # PRAGMA user_version of a lab store
-BATCH_GAMES = 2000  # games a transaction holds at most
+BATCH_GAMES = 2000  # games a transaction holds at most, and a twentieth of the run's
 BATCH_SECONDS = 5.0  # and the longest a finished game waits for its transaction
 
 SCHEMA = """
@@ -146,7 +146,7 @@ class Store:
         for i, r in enumerate(records, start):
             self._games.append(game_row(self.plan.seed, i, r))
             self._seats.extend(seat_rows(i, r))
-        if (len(self._games) >= BATCH_GAMES
+        if (len(self._games) >= min(BATCH_GAMES, max(1, self.plan.games // 20))
                 or time.monotonic() - self._since >= BATCH_SECONDS):
             self.flush()
 

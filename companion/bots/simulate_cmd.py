@@ -175,17 +175,20 @@ def _stop(signum: int, frame: object) -> None:
 
 
 def _report_only(args: argparse.Namespace) -> int:
-    """The summary and files of a store a finished run wrote, playing nothing."""
+    """The summary and files of a store, playing nothing: of the games it holds so far when
+    its run is not finished (a long run is looked at while it plays)."""
     try:
         store = Store(args.report_only)
     except (StoreError, sqlite3.Error) as e:
         return _refuse(f"--report-only: {e}")
     try:
         held, planned = store.games(), store.plan.games
+        if held == 0:
+            return _refuse(f"--report-only: {args.report_only} holds no game yet")
         if held < planned:
-            return _refuse(f"--report-only: {args.report_only} holds {held:,} of {planned:,} "
-                           "games: run its command again to finish it "
-                           f"({store.command})")
+            print(f"simulate: {args.report_only} holds {held:,} of {planned:,} games, the "
+                  f"figures are of those; its command plays the rest: {store.command}",
+                  file=sys.stderr)
         _write(args, store, None)
     finally:
         store.db.close()
