@@ -15,7 +15,8 @@ from waiting import wait_for
 
 from companion.bots import lab
 from companion.bots.lab import Plan
-from companion.bots.lab_store import Store
+from companion.bots.lab_cluster import IN_FLIGHT_PER_THREAD
+from companion.bots.lab_store import BATCH_GAMES, BATCH_SECONDS, Store
 
 SIMULATE = [sys.executable, "-m", "companion.cli", "simulate"]
 PLAN = ("--games", "1000", "--players", "4", "--seed", "11", "--powers")
@@ -153,3 +154,10 @@ def test_a_store_still_being_played_is_reported_for_the_games_it_holds(tmp_path)
     assert run.returncode == 2 and f"--report-only: {empty} holds no game yet" in run.stderr
     run = simulate("--report-only", str(tmp_path / "none.sqlite3"))
     assert run.returncode == 2 and "none.sqlite3 does not exist" in run.stderr
+
+
+def test_the_documented_batches_are_the_stores():
+    doc = " ".join((ROOT / "docs" / "BOTS.md").read_text().split())
+    assert (f"committed in transactions of at most {BATCH_GAMES:,} games, a twentieth of the "
+            f"run, or {BATCH_SECONDS:.0f} seconds' worth") in doc
+    assert f"with at most {IN_FLIGHT_PER_THREAD} a worker thread in flight" in doc
