@@ -3,13 +3,15 @@
 Game `i` of a run draws everything (the powers dealt, the engine's seed, each bot's seed)
 from its own generator, seeded by the run's seed and `i` alone; so a run gives the same
 games whatever the number of processes, and the records are put back in game order.
-Each game is kept as a small record (`GameRecord`, plain data) for the statistics.
+Each game gives a small record (`GameRecord`, plain data) for the statistics, written to
+the lab's store as chunks of games finish (lab_store.py).
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import random
+import signal
 import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -142,7 +144,10 @@ def bonus_decided(s: GameState, totals: list[dict[str, int]]) -> bool:
     return sorted(n for n, v in plain.items() if v == best) != sorted(s.winners)
 
 
-def _chunk(args: tuple[Plan, int, int]) -> tuple[int, list[GameRecord]]:
+Chunk = tuple[Plan, int, int]  # the plan, and the games from `start` to `stop` to play
+
+
+def _chunk(args: Chunk) -> tuple[int, list[GameRecord]]:
     plan, start, stop = args
     records = []
     for i in range(start, stop):
@@ -154,26 +159,44 @@ def _chunk(args: tuple[Plan, int, int]) -> tuple[int, list[GameRecord]]:
     return start, records
 
 
-def run(plan: Plan, jobs: int, tick: Callable[[int], None] = lambda done: None,
-        ) -> list[GameRecord]:
-    """Play the plan on `jobs` processes (1: in this one); `tick(done)` after each batch."""
+def chunks(plan: Plan, todo: list[tuple[int, int]], jobs: int) -> Iterator[Chunk]:
+    """The games of the ranges `todo` in chunks a process plays at once: small enough that
+    every process finishes near the end, large enough that sending them costs little."""
     size = max(1, min(50, plan.games // (jobs * 10) or 1))
     if StrongBot.style in plan.styles:
         size = 1
-    chunks = [(plan, i, min(i + size, plan.games)) for i in range(0, plan.games, size)]
+    for start, stop in todo:
+        for i in range(start, stop, size):
+            yield plan, i, min(i + size, stop)
+
+
+def results(plan: Plan, todo: list[tuple[int, int]], jobs: int, cluster: str | None = None,
+            ) -> Iterator[tuple[int, list[GameRecord]]]:
+    """The records of the games `todo` (ranges), a chunk at a time as they finish, in no
+    set order: on `jobs` processes here (1: in this one), or on a Dask cluster's workers."""
+    if cluster is not None:
+        from companion.bots.lab_cluster import on_cluster  # (the optional extra)
+        yield from on_cluster(cluster, chunks(plan, todo, jobs))
+    elif jobs <= 1:
+        yield from map(_chunk, chunks(plan, todo, jobs))
+    else:
+        with multiprocessing.get_context("spawn").Pool(jobs, _quiet) as pool:
+            yield from pool.imap_unordered(_chunk, chunks(plan, todo, jobs))
+
+
+def _quiet() -> None:
+    """A worker leaves Ctrl-C to the run, which stops it and keeps what is on disk."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run(plan: Plan, jobs: int, tick: Callable[[int], None] = lambda done: None,
+        ) -> list[GameRecord]:
+    """The plan's records in game order, held in memory: for small runs and the tests; the
+    command writes them to a store as they come (lab_store.py)."""
     records: list[GameRecord | None] = [None] * plan.games
     done = 0
-    for start, batch in _batches(chunks, jobs):
+    for start, batch in results(plan, [(0, plan.games)], jobs):
         records[start:start + len(batch)] = batch
         done += len(batch)
         tick(done)
     return [r for r in records if r is not None]
-
-
-def _batches(chunks: list[tuple[Plan, int, int]], jobs: int,
-             ) -> Iterator[tuple[int, list[GameRecord]]]:
-    if jobs <= 1:
-        yield from map(_chunk, chunks)
-        return
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        yield from pool.imap_unordered(_chunk, chunks)

@@ -7,7 +7,10 @@ import argparse
 import json
 import os
 import shlex
+import signal
+import sqlite3
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, TextIO
@@ -15,6 +18,7 @@ from typing import Any, TextIO
 from companion.bots import lab
 from companion.bots.lab_report import page
 from companion.bots.lab_stats import style_summaries, summarize
+from companion.bots.lab_store import Store, StoreError
 from companion.bots.strong import PLAYOUTS
 
 HELP = "play whole games between bots: a summary, or the balance lab's report (--report)"
@@ -41,6 +45,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--report", type=Path, metavar="FILE.html",
                         help="write the lab's HTML report (and its data as JSON beside it)")
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the data as JSON here")
+    parser.add_argument("--out", type=Path, metavar="FILE.sqlite3",
+                        help="keep every game in this SQLite store as it finishes; the same "
+                             "command again resumes an interrupted run")
+    parser.add_argument("--report-only", type=Path, metavar="FILE.sqlite3",
+                        help="play nothing: the summary, --report and --json of a finished "
+                             "store")
+    parser.add_argument("--cluster", metavar="tcp://HOST:8786",
+                        help="play the games on this Dask scheduler's workers (the cluster "
+                             "extra)")
 
 
 class Progress:
@@ -82,13 +95,16 @@ def _problem(args: argparse.Namespace) -> str | None:
         return "--jobs must be at least 1"
     if args.playouts is not None and args.playouts < 1:
         return "--playouts must be at least 1"
-    for option, path in (("--report", args.report), ("--json", args.json)):
+    for option, path in (("--report", args.report), ("--json", args.json),
+                         ("--out", args.out)):
         if path is not None and not path.parent.is_dir():
             return f"{option}: the folder {str(path.parent)!r} does not exist"
     return None
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.report_only is not None:
+        return _report_only(args)
     problem = _problem(args)
     try:
         styles = lab.parse_styles(args.bots)
@@ -98,32 +114,101 @@ def run(args: argparse.Namespace) -> int:
         if args.cards == "physical" and "strong" in styles:
             problem = problem or "--bots: the strong bot plays with digital cards only"
     if problem:
-        print(f"companion simulate: {problem}", file=sys.stderr)
-        return 2
+        return _refuse(problem)
     plan = lab.Plan(games=args.games, players=args.players, styles=styles, seed=args.seed,
                     powers=args.powers, cards=args.cards, playouts=args.playouts)
+    with tempfile.TemporaryDirectory(prefix="companion-lab-") as scratch:
+        path = args.out or Path(scratch) / "lab.sqlite3"
+        try:
+            store = Store(path, plan, reproduce(args))
+        except StoreError as e:
+            return _refuse(f"--out: {e}")
+        try:
+            timing = _play(store, plan, args)
+        except lab.LabError as e:
+            print(f"companion simulate: {e}", file=sys.stderr)
+            return 1
+        except KeyboardInterrupt:
+            store.flush()
+            print(f"\ncompanion simulate: stopped with {store.games():,} of {plan.games:,} "
+                  "games on disk" + (f"; the same command resumes the run into {args.out}"
+                                     if args.out else ""), file=sys.stderr)
+            return 130
+        finally:
+            store.close()
+        store = Store(path)
+        try:
+            _write(args, store, timing)
+        finally:
+            store.db.close()
+    return 0
+
+
+def _refuse(problem: str) -> int:
+    print(f"companion simulate: {problem}", file=sys.stderr)
+    return 2
+
+
+def _play(store: Store, plan: lab.Plan, args: argparse.Namespace) -> tuple[int, float]:
+    """Play the games missing from the store into it; how many, in how many seconds."""
+    todo = store.missing()
+    done = held = plan.games - sum(stop - start for start, stop in todo)
+    if done:
+        print(f"simulate: resuming with {done:,} of {plan.games:,} games on disk",
+              file=sys.stderr)
     progress = Progress(plan.games)
     start = time.perf_counter()
+    previous = signal.signal(signal.SIGTERM, _stop)
     try:
-        records = lab.run(plan, min(args.jobs, plan.games), progress.update)
-    except lab.LabError as e:
-        print(f"companion simulate: {e}", file=sys.stderr)
-        return 1
-    elapsed = time.perf_counter() - start
-    data = summarize(plan, records, style_summaries(lab.STYLES))
-    command = reproduce(args)
+        for first, batch in lab.results(plan, todo, min(args.jobs, plan.games), args.cluster):
+            store.add(first, batch)
+            done += len(batch)
+            progress.update(done)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    return done - held, time.perf_counter() - start
+
+
+def _stop(signum: int, frame: object) -> None:
+    """SIGTERM stops a run as Ctrl-C does: what is played is committed, the rest resumes."""
+    raise KeyboardInterrupt
+
+
+def _report_only(args: argparse.Namespace) -> int:
+    """The summary and files of a store, playing nothing: of the games it holds so far when
+    its run is not finished (a long run is looked at while it plays)."""
+    try:
+        store = Store(args.report_only)
+    except (StoreError, sqlite3.Error) as e:
+        return _refuse(f"--report-only: {e}")
+    try:
+        held, planned = store.games(), store.plan.games
+        if held == 0:
+            return _refuse(f"--report-only: {args.report_only} holds no game yet")
+        if held < planned:
+            print(f"simulate: {args.report_only} holds {held:,} of {planned:,} games, the "
+                  f"figures are of those; its command plays the rest: {store.command}",
+                  file=sys.stderr)
+        _write(args, store, None)
+    finally:
+        store.db.close()
+    return 0
+
+
+def _write(args: argparse.Namespace, store: Store, timing: tuple[int, float] | None) -> None:
+    """The JSON, the report and the summary, from the store."""
+    data = summarize(store.plan, store.db, style_summaries(lab.STYLES))
     json_path = args.json or (args.report.with_suffix(".json") if args.report else None)
     written = []  # (files first: a reader closing the summary early must not lose them)
     if json_path is not None:
-        json_path.write_text(json.dumps({"command": command, **data}, indent=1) + "\n")
+        json_path.write_text(json.dumps({"command": store.command, **data}, indent=1) + "\n")
         written.append(f"data written to {json_path}")
     if args.report is not None:
-        args.report.write_text(page(data, command))
+        args.report.write_text(page(data, store.command))
         written.append(f"report written to {args.report}")
-    print_summary(data, records, elapsed)
+    print_summary(data, timing)
     for line in written:
         print(line)
-    return 0
 
 
 def reproduce(args: argparse.Namespace) -> str:
@@ -135,16 +220,24 @@ def reproduce(args: argparse.Namespace) -> str:
     words += ["--playouts", str(args.playouts)] if args.playouts is not None else []
     words += ["--report", str(args.report)] if args.report is not None else []
     words += ["--json", str(args.json)] if args.json is not None else []
+    words += ["--out", str(args.out)] if args.out is not None else []
     return shlex.join(words)
 
 
-def print_summary(data: dict[str, Any], records: list[lab.GameRecord], elapsed: float) -> None:
+def print_summary(data: dict[str, Any], timing: tuple[int, float] | None) -> None:
+    """The figures a terminal shows; `timing`: the games played by this run and its seconds."""
     plan, avg = data["plan"], data["averages"]
     n = plan["games"]
-    actions = sum(r["actions"] for r in records)
-    no_winner = sum(not r["winners"] for r in records)
-    print(f"{n} games of {plan['players']} players{' with powers' if plan['powers'] else ''} "
-          f"in {elapsed:.2f} s: {n / elapsed:.0f} games/s, {actions / elapsed:.0f} actions/s")
+    no_winner = next(e["games"] for e in data["decided_by"]["endings"]
+                     if e["end"] == "no_winner")
+    speed = ""
+    if timing and timing[1] > 0:
+        played, elapsed = timing
+        speed = (f" in {elapsed:.2f} s: {played / elapsed:.0f} games/s, "
+                 f"{played * avg['actions'] / elapsed:.0f} actions/s")
+        speed += f" (resumed: {played} played now)" if played != n else ""
+    print(f"{n} games of {plan['players']} players{' with powers' if plan['powers'] else ''}"
+          + speed)
     print(f"average rounds {avg['rounds']:.2f}, deaths per game {avg['deaths']:.2f}, "
           f"actions per game {avg['actions']:.1f}, games with no winner {no_winner}")
     if data["by_power"]:
