@@ -19,13 +19,11 @@ from companion.bots.memory import Memory
 from companion.bots.styles import Bot, Option
 from companion.bots.view import my_options, seat_view
 from companion.rules import Action, GameState, Setup, apply_in_place, legal_actions, new_game
-from companion.rules.cards import BANG, CLICK
 from companion.rules.engine import pass_window, settle
-from companion.rules.fastplay import CHOSEN, DECIDED, below, by_seat
+from companion.rules.fastplay import asked_at_step, below, by_seat, taking_turn
 from companion.rules.phases import PHASE
 from companion.rules.split import may_forbid
-from companion.rules.state import CHOOSE, COURAGE, HOLDUP, PRIVILEGE, SPLIT
-from companion.rules.turn import aims, forbids, reaims, takes
+from companion.rules.turn import forbids, takes
 
 # Optional powers the game waits for (R3); the Dictator's forbid is open beside the take.
 WINDOWS = frozenset(("hustle", "swap", "privilege", "smart", "junk"))
@@ -116,21 +114,8 @@ class Arena:
             return None
         if s.rests_at is not None:
             return self.window_actions(s.rests_at)
-        phase, players = s.phase, s.players
-        asked: list[tuple[str, list[Option]]]
-        if phase == CHOOSE:
-            asked = [(p.name, [CHOSEN[p.name][c] for c, n in ((BANG, p.bang), (CLICK, p.click))
-                               if n]) for p in map(players.__getitem__, s.to_act)]
-        elif phase == HOLDUP:
-            living = s.living_names
-            asked = [(players[seat].name, [*aims(players[seat].name, living)])
-                     for seat in s.to_act]
-        elif phase == COURAGE:
-            asked = [(name, [DECIDED[name][False], DECIDED[name][True]])
-                     for name in (players[seat].name for seat in s.to_act)]
-        elif phase == PRIVILEGE and s.ordered is not None:
-            asked = [(players[s.ordered].name, [*reaims(s)])]
-        elif phase == SPLIT and s.turn is not None:
+        asked = asked_at_step(s)
+        if asked is None and taking_turn(s):
             dictator = may_forbid(s)
             if dictator is not None:  # (the Dictator first, as `next_actions` asks)
                 used = self.ask(dictator.name, [*forbids(s, dictator), None])
@@ -140,7 +125,7 @@ class Arena:
             if not offered:
                 return None
             asked = [(offered[0].player, [*offered])]
-        else:
+        if asked is None:
             return None
         chosen = [self.ask(name, options) for name, options in asked]
         return [a for a in chosen if a is not None]

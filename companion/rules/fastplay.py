@@ -34,8 +34,8 @@ from companion.rules.actions import Action, Aim, Forbid
 from companion.rules.cards import BANG, CLICK, KINDS, TOKEN
 from companion.rules.menu import Rows
 from companion.rules.powers import DICTATOR, GREEDY
-from companion.rules.state import CHOOSE, COURAGE, HOLDUP, SPLIT, GameState, Player
-from companion.rules.turn import all_aims
+from companion.rules.state import CHOOSE, COURAGE, HOLDUP, PRIVILEGE, SPLIT, GameState, Player
+from companion.rules.turn import aims, all_aims, reaims
 
 if TYPE_CHECKING:
     from random import Random
@@ -293,3 +293,29 @@ def _split_by_seat(s: GameState, rnds: Sequence[Random], played: list[Action]) -
         options, kept = shares(s, p, options, kept)
         n = len(options)
         kept = took_share(s, p, options, below(rnds[p.seat], n) if n > 1 else 0, kept, played)
+
+
+def asked_at_step(s: GameState) -> list[tuple[str, list[Action | None]]] | None:
+    """At the bullet choice, the hold-up, courage and the privilege's re-aim: each player
+    the step waits for, with their own options (the same, in the same order, as found
+    among the legal actions; typed as a bot's options, where None passes), without listing
+    everyone's. None at any other step."""
+    phase, players = s.phase, s.players
+    if phase == CHOOSE:
+        return [(p.name, [CHOSEN[p.name][c] for c, n in ((BANG, p.bang), (CLICK, p.click)) if n])
+                for p in map(players.__getitem__, s.to_act)]
+    if phase == HOLDUP:
+        living = s.living_names
+        return [(players[seat].name, [*aims(players[seat].name, living)]) for seat in s.to_act]
+    if phase == COURAGE:
+        return [(name, [DECIDED[name][False], DECIDED[name][True]])
+                for name in (players[seat].name for seat in s.to_act)]
+    if phase == PRIVILEGE and s.ordered is not None:
+        return [(players[s.ordered].name, [*reaims(s)])]
+    return None
+
+
+def taking_turn(s: GameState) -> bool:
+    """The split, a player's turn to take a share (the Dictator may forbid a kind first)."""
+    return s.phase == SPLIT and s.turn is not None
+

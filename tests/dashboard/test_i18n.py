@@ -35,7 +35,8 @@ def test_every_language_has_every_string_with_the_same_fields(lang):
 # power names in English, the German one prints "Click" and "Bang!" on its cards); words the
 # language writes as English does.
 SAME_EVERYWHERE = {"lang.en", "lang.fr", "lang.de", "lang.es", "ui.title",
-                   "count.beat1", "count.beat2", "count.beat3", "venue.rank"}
+                   "count.beat1", "count.beat2", "count.beat3", "venue.rank",
+                   "overlay.seconds", "overlay.minutes"}  # (the units' symbols: s, min)
 # The powers in the French rulebook ("Les Pouvoirs") and the German one ("The Kid (Das Kind)").
 # (The English rulebook says "Unbreakable", the French one "The Unbreakable".)
 POWER_NAMES = {
