@@ -170,13 +170,16 @@ def chunks(plan: Plan, todo: list[tuple[int, int]], jobs: int) -> Iterator[Chunk
             yield plan, i, min(i + size, stop)
 
 
-def results(plan: Plan, todo: list[tuple[int, int]], jobs: int, cluster: str | None = None,
-            ) -> Iterator[tuple[int, list[GameRecord]]]:
+Played = Iterator[tuple[int, list[GameRecord]]]  # (first game, its records) per chunk
+
+
+def results(plan: Plan, todo: list[tuple[int, int]], jobs: int,
+            elsewhere: Callable[[Iterator[Chunk]], Played] | None = None) -> Played:
     """The records of the games `todo` (ranges), a chunk at a time as they finish, in no
-    set order: on `jobs` processes here (1: in this one), or on a Dask cluster's workers."""
-    if cluster is not None:
-        from companion.bots.lab_cluster import on_cluster  # (the optional extra)
-        yield from on_cluster(cluster, chunks(plan, todo, jobs))
+    set order: on `jobs` processes here (1: in this one), or by `elsewhere` (a Dask
+    cluster's workers, lab_cluster.py)."""
+    if elsewhere is not None:
+        yield from elsewhere(chunks(plan, todo, jobs))
     elif jobs <= 1:
         yield from map(_chunk, chunks(plan, todo, jobs))
     else:

@@ -4,6 +4,7 @@ and on request one self-contained HTML report and its data as JSON (docs/BOTS.md
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import shlex
@@ -12,6 +13,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -149,6 +151,14 @@ def _refuse(problem: str) -> int:
     return 2
 
 
+def _cluster(address: str | None) -> Callable[[Iterator[lab.Chunk]], lab.Played] | None:
+    """The games sent to a Dask scheduler's workers (the optional `cluster` extra)."""
+    if address is None:
+        return None
+    from companion.bots.lab_cluster import on_cluster  # (only with --cluster: Dask)
+    return functools.partial(on_cluster, address)
+
+
 def _play(store: Store, plan: lab.Plan, args: argparse.Namespace) -> tuple[int, float]:
     """Play the games missing from the store into it; how many, in how many seconds."""
     todo = store.missing()
@@ -160,7 +170,8 @@ def _play(store: Store, plan: lab.Plan, args: argparse.Namespace) -> tuple[int, 
     start = time.perf_counter()
     previous = signal.signal(signal.SIGTERM, _stop)
     try:
-        for first, batch in lab.results(plan, todo, min(args.jobs, plan.games), args.cluster):
+        for first, batch in lab.results(plan, todo, min(args.jobs, plan.games),
+                                        _cluster(args.cluster)):
             store.add(first, batch)
             done += len(batch)
             progress.update(done)
