@@ -112,8 +112,8 @@ def _v2(conn: Connection) -> None:
 def _v3(conn: Connection) -> None:
     """The games stored before v2 get their content key; a later copy of a game already
     stored is voided, with a note naming the first (the store rates everything again)."""
-    seen: dict[str, str] = {content: uid for content, uid in conn.execute(
-        select(games.c.content, games.c.uid).where(games.c.content.is_not(None))).tuples()}
+    seen: dict[str, str] = {row.content: row.uid for row in conn.execute(
+        select(games.c.content, games.c.uid).where(games.c.content.is_not(None)))}
     for row in conn.execute(select(games.c.id, games.c.uid, games.c.scenario)
                             .where(games.c.content.is_(None)).order_by(games.c.id)).all():
         key = stored_content(row.scenario, row.uid)

@@ -4,8 +4,9 @@ One thread. The port is found by path or by USB VID:PID; when it fails or disapp
 hub is offline at once, and the thread looks for it again every 200 ms, so a hub plugged
 back in is picked up without a restart. Bad lines are counted by reason and dropped;
 nothing in them reaches the facts. A line that went missing (a gap in the hub's numbers:
-its buffer was full, or the line arrived damaged) may have been a gun raised or a standee
-laid down, sent once on change: the link asks `WHO` again, the hub restates its readings,
+its buffer was full, or the line arrived damaged) or was dropped (damaged or out of range)
+may have been a gun raised or a standee laid down, sent once on change: the link asks
+`WHO` again, the hub restates its readings,
 and only what changed becomes a fact, so the referee never goes on with a stale one.
 Rounds become aims in companion.sensors.looks; the hub's own STAT figures and the drop
 counts are kept here for `companion doctor`.
@@ -199,6 +200,8 @@ class HubLink:
             msg = linecodec.parse(line)
         except linecodec.LineError as exc:
             self._drop("torn" if first else exc.reason)
+            if self.online and not first:  # (it may have been a gun or a standee, sent once,
+                self._ask_again()          # and its number may follow on with no gap)
             return
         if msg.type == "HELLO":
             self._hello(msg, arrival_ms)
