@@ -198,7 +198,8 @@ class Hub(proto.Board):
     def _gun(self, now_ms, seat):
         """`GUN`: raised or lowered, elevation and rate (`-` before the IMU answered)."""
         gun = self.guns[seat]
-        el = "-" if gun.el is None else round(gun.el)
+        el = "-" if gun.el is None else max(-90, min(90, round(gun.el)))  # (a gun hanging
+        # straight down reads a little past -90 with the gyro's noise: the line says -90)
         rate = "-" if gun.el is None else min(linecodec.MAX_RATE, round(gun.rate))
         self.send(now_ms, "GUN", seat, "up" if gun.raised else "down", el, rate)
 
