@@ -6,8 +6,8 @@ back in is picked up without a restart. Bad lines are counted by reason and drop
 nothing in them reaches the facts. A line that went missing (a gap in the hub's numbers:
 its buffer was full, or the line arrived damaged) or was dropped (damaged or out of range)
 may have been a gun raised or a standee laid down, sent once on change: the link asks
-`WHO` again, the hub restates its readings,
-and only what changed becomes a fact, so the referee never goes on with a stale one.
+`WHO` again, the hub restates its readings, and only what changed becomes a fact, so the
+referee never goes on with a stale one.
 Rounds become aims in companion.sensors.looks; the hub's own STAT figures and the drop
 counts are kept here for `companion doctor`.
 """
