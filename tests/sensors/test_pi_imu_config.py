@@ -1,0 +1,46 @@
+"""`sensors.gpio.imu`: the guns' IMUs on the Pi's I2C header, checked when loaded."""
+
+import pytest
+
+from companion import config
+from companion.config import ConfigError
+
+
+def error(text: str) -> str:
+    with pytest.raises(ConfigError) as err:
+        config.parse(text, "table.yaml")
+    return str(err.value)
+
+
+def test_the_defaults_are_bus_1_the_mux_at_0x70_and_50_samples_a_second():
+    text = "sensors:\n  gpio:\n    imu: {seats: [1, 2, 3]}\n"
+    imu = config.parse(text, "t.yaml").sensors.gpio.imu
+    assert (imu.seats, imu.bus, imu.mux, imu.hz) == ((1, 2, 3), 1, 0x70, 50.0)
+
+
+def test_eight_guns_fit_the_bus_at_50_but_not_at_60_samples_a_second():
+    """8 x 50 x 1.8 ms = 72 % of a 100 kHz bus; 8 x 60 x 1.8 ms = 86 %, over 80 %."""
+    ok = "sensors:\n  gpio:\n    imu: {seats: [1, 2, 3, 4, 5, 6, 7, 8], hz: 50}\n"
+    assert config.parse(ok, "t.yaml").sensors.gpio.imu.hz == 50
+    msg = error(ok.replace("hz: 50", "hz: 60"))
+    assert msg.startswith("table.yaml:3: sensors.gpio.imu.hz:") and "86%" in msg
+    assert "at most 56" in msg
+
+
+@pytest.mark.parametrize(("text", "where", "what"), [
+    ("sensors:\n  gpio:\n    imu:\n      seats: [1, 9]\n", "sensors.gpio.imu.seats[1]",
+     "from 1 to 8"),
+    ("sensors:\n  gpio:\n    imu:\n      seats: [2, 2]\n", "sensors.gpio.imu.seats",
+     "seat 2 appears twice"),
+    ("sensors:\n  gpio:\n    imu: {seats: [1], mux: 0x71, bus: 1, rate: 5}\n",
+     "sensors.gpio.imu.rate", "unknown key"),
+    ("sensors:\n  gpio:\n    imu: {seats: [1], mux: 0x20}\n", "sensors.gpio.imu.mux",
+     "from 112 to 119"),
+    ("sensors:\n  gpio:\n    tilts: [{seat: 1, pin: 17}]\n    imu: {seats: [2]}\n",
+     "sensors.gpio.imu", "not both"),
+    ("sensors:\n  gpio:\n    imu: {seats: [1]}\n  sim: {guns: [1, 2]}\n", "sensors.gpio.imu",
+     "simulated hub"),
+])
+def test_mistakes_name_the_key(text, where, what):
+    msg = error(text)
+    assert f": {where}:" in msg and what in msg
