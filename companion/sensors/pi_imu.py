@@ -124,10 +124,11 @@ class PiImus:
         try:
             self.bus = self.open_bus(self.settings.bus)
         except OSError as exc:
-            if self.bus_fault is None:
-                log.error("IMUs: no I2C bus %s (%s): enable I2C (raspi-config)", self.port, exc)
+            said, self.bus_fault = self.bus_fault, f"no I2C bus {self.port} ({exc})"
+            if said is None:
+                log.error("IMUs: %s: enable I2C (raspi-config)", self.bus_fault)
                 self.sink.device(self._info(False, "no_bus", now_ms))
-            self.bus_fault = f"no I2C bus {self.port} ({exc})"
+                self.sink.health(DEVICE, self.figures(), now_ms)
             return False
         self.bus_fault = None
         self._ready.clear()
