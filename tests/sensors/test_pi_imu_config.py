@@ -44,3 +44,12 @@ def test_eight_guns_fit_the_bus_at_50_but_not_at_60_samples_a_second():
 def test_mistakes_name_the_key(text, where, what):
     msg = error(text)
     assert f": {where}:" in msg and what in msg
+
+
+def test_the_installed_service_may_open_the_imus_bus_and_no_other():
+    """The unit's DevicePolicy=closed would hide /dev/i2c-1 from the reader (docs/INSTALL.md)."""
+    from companion.service.unit import device_lines
+
+    text = "sensors:\n  gpio:\n    imu: {seats: [1, 2], bus: 1}\n"
+    lines = device_lines(config.parse(text, "t.yaml"))
+    assert [x for x in lines if x.startswith("DeviceAllow=")] == ["DeviceAllow=/dev/i2c-1 rw"]
