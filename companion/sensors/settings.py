@@ -175,7 +175,7 @@ def _imu(node: Node) -> ImuSettings:
         raise node.error("hz", f"{len(seats)} guns at {result.hz:g} samples a second keep "
                                f"the 100 kHz bus {busy:.0%} busy, more than "
                                f"{IMU_BUS_SHARE:.0%}; at most "
-                               f"{IMU_BUS_SHARE * 1000 / IMU_SAMPLE_MS / len(seats):.0f}")
+                               f"{int(IMU_BUS_SHARE * 1000 / IMU_SAMPLE_MS / len(seats))}")
     node.done()
     return result
 

@@ -1,9 +1,13 @@
 """`sensors.gpio.imu`: the guns' IMUs on the Pi's I2C header, checked when loaded."""
 
+from pathlib import Path
+
 import pytest
 
 from companion import config
 from companion.config import ConfigError
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def error(text: str) -> str:
@@ -24,7 +28,7 @@ def test_eight_guns_fit_the_bus_at_50_but_not_at_60_samples_a_second():
     assert config.parse(ok, "t.yaml").sensors.gpio.imu.hz == 50
     msg = error(ok.replace("hz: 50", "hz: 60"))
     assert msg.startswith("table.yaml:3: sensors.gpio.imu.hz:") and "86%" in msg
-    assert "at most 56" in msg
+    assert "at most 55" in msg
 
 
 @pytest.mark.parametrize(("text", "where", "what"), [
@@ -53,3 +57,23 @@ def test_the_installed_service_may_open_the_imus_bus_and_no_other():
     text = "sensors:\n  gpio:\n    imu: {seats: [1, 2], bus: 1}\n"
     lines = device_lines(config.parse(text, "t.yaml"))
     assert [x for x in lines if x.startswith("DeviceAllow=")] == ["DeviceAllow=/dev/i2c-1 rw"]
+
+
+def test_the_pi_examples_gpio_block_loads_once_uncommented():
+    text = (ROOT / "config" / "table.pi.yaml").read_text()
+    head, rest = text.split("  # gpio:", 1)
+    block, tail = ("  # gpio:" + rest).split("\n\n", 1)
+    block = "\n".join(line.replace("# ", "", 1) for line in block.splitlines())
+    c = config.parse(f"{head}{block}\n\n{tail}", "table.pi.yaml")
+    imu = c.sensors.gpio.imu
+    assert (imu.seats, imu.bus, imu.mux, imu.hz) == ((7,), 1, 0x70, 50)
+    assert c.sensors.gpio.standees[0].seat == 7 and not c.sensors.gpio.tilts
+
+
+def test_the_references_imu_line_is_one_the_loader_takes():
+    """docs/SENSORS.md shows `imu` as a comment (a table has tilts or IMUs, not both)."""
+    text = (ROOT / "docs" / "SENSORS.md").read_text()
+    line = next(x for x in text.splitlines() if x.strip().startswith("# imu: {"))
+    value = line.split("# imu: ", 1)[1].split("  #", 1)[0]
+    imu = config.parse(f"sensors:\n  gpio:\n    imu: {value}\n", "SENSORS.md").sensors.gpio.imu
+    assert (imu.seats, imu.bus, imu.mux, imu.hz) == ((7, 8), 1, 0x70, 50)
