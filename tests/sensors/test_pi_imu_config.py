@@ -77,3 +77,18 @@ def test_the_references_imu_line_is_one_the_loader_takes():
     value = line.split("# imu: ", 1)[1].split("  #", 1)[0]
     imu = config.parse(f"sensors:\n  gpio:\n    imu: {value}\n", "SENSORS.md").sensors.gpio.imu
     assert (imu.seats, imu.bus, imu.mux, imu.hz) == ((7, 8), 1, 0x70, 50)
+
+
+def test_the_pin_map_puts_the_imus_on_the_pis_i2c1_pins_and_the_readme_says_so():
+    """I2C1 is BCM 2 (SDA) and 3 (SCL), header pins 3 and 5 on every 40-pin Pi; no switch
+    may sit on them, and the hardware README's generated table gives them."""
+    import yaml
+
+    pinmap = yaml.safe_load((ROOT / "hardware" / "pinmap.yaml").read_text())["pi"]
+    assert pinmap["i2c"] == {"SDA": {"bcm": 2, "header": 3}, "SCL": {"bcm": 3, "header": 5}}
+    assert (pinmap["mux"]["part"], pinmap["mux"]["address"]) == ("TCA9548A", 0x70)
+    switches = {p["bcm"] for role in ("standees", "tilts") for p in pinmap[role].values()}
+    assert not switches & {2, 3}
+    readme = (ROOT / "hardware" / "README.md").read_text()
+    assert "| Pi | guns' IMUs ↔ TCA9548A SDA, SCL (I2C1, tables without a hub) | GPIO 2, 3 " \
+           "(header 3, 5) |" in readme
