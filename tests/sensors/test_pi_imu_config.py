@@ -92,3 +92,13 @@ def test_the_pin_map_puts_the_imus_on_the_pis_i2c1_pins_and_the_readme_says_so()
     readme = (ROOT / "hardware" / "README.md").read_text()
     assert "| Pi | guns' IMUs ↔ TCA9548A SDA, SCL (I2C1, tables without a hub) | GPIO 2, 3 " \
            "(header 3, 5) |" in readme
+
+
+def test_the_referee_counts_a_gun_whose_imu_the_pi_reads_as_a_gun_without_aims():
+    from companion.referee.equipment import configured
+
+    text = "sensors:\n  gpio:\n    imu: {seats: [2, 5]}\n"
+    kit = configured(config.parse(text, "t.yaml").sensors)
+    seats = {s["seat"]: s for s in kit.seats()}
+    assert seats[2] == {"seat": 2, "gun": True, "ir": False, "standee": False}
+    assert seats[5]["gun"] and not seats[3]["gun"]
