@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import struct
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -111,13 +112,18 @@ class PiImus:
         self.sink.device(self._info(False, "stopped", self.clock.now_ms()))
 
     def _run(self) -> None:
+        """A pass every 1/hz s of real time (the bus's), wherever the last one ended; a
+        late pass starts the next at once rather than a burst to catch up."""
         period_s = 1.0 / self.settings.hz
+        due = time.monotonic()
         while not self._stop.is_set():
             if self.bus is None and not self._connect(self.clock.now_ms()):
                 self._stop.wait(BUS_RETRY_S)
+                due = time.monotonic()
                 continue
             self.poll(self.clock.now_ms())
-            self._stop.wait(period_s)
+            due = max(due + period_s, time.monotonic())
+            self._stop.wait(due - time.monotonic())
 
     def _connect(self, now_ms: float) -> bool:
         """Open the bus; a missing one is said once, then looked for again."""
