@@ -179,16 +179,20 @@ def report(config: Config, retained: dict[str, bytes], now_ms: float
     seats = sorted({p.seat for p in (*sensors.gpio.standees, *sensors.gpio.tilts)}
                    | set(sensors.gpio.imu.seats) | set(sensors.sim.guns) | hub_seats
                    | {_seat(t) for t in data if "/gun/" in t or "/standee/" in t})
+    # a gun only the Pi reads (its IMU or tilt switch) has no aims: those need a hub's slots
+    pi_only = ({t.seat for t in sensors.gpio.tilts} | set(sensors.gpio.imu.seats)) - hub_seats \
+        - set(sensors.sim.guns) - {s for b in sensors.boards for s in b.slot_seats}
     for seat in seats:
         posture = data.get(topics.standee_posture(seat))
         aim = data.get(topics.gun(seat, "aim"))
         raised = data.get(topics.gun(seat, "raised"))
         parts = [f"standee {posture['posture']}" if posture else "standee ?",
-                 f"gun aims at {_target(aim)}" if aim else "gun aim ?",
-                 ("raised" if raised["raised"] else "lowered") if raised else "tilt ?"]
+                 f"gun aims at {_target(aim)}" if aim else
+                 "no aims without a hub" if seat in pi_only else "gun aim ?",
+                 ("raised" if raised["raised"] else "lowered") if raised else "raised ?"]
         lines.append(f"  seat {seat}: " + ", ".join(parts))
-        for kind, value in (("standee", posture), ("gun aim", aim), ("gun tilt", raised)):
-            if value is None:
+        for kind, value in (("standee", posture), ("gun aim", aim), ("gun raised", raised)):
+            if value is None and not (kind == "gun aim" and seat in pi_only):
                 missing.append(f"seat {seat}: no {kind} reading")
         if seat in hub_seats and posture and raised and (posture["posture"], raised["raised"]) \
                 == ("down", False):

@@ -15,26 +15,39 @@ from tests.sensors.test_commands import companion, write_config
 _tables = itertools.count(1)
 
 
-def imu_config(mosquitto):
+def imu_config(mosquitto, seats):
     return config.parse(f"""
 table: imu{next(_tables)}
 mqtt: {{url: '{mosquitto.url}'}}
 sensors:
   gpio:
-    imu: {{seats: [1, 2]}}
+    imu: {{seats: {list(seats)}}}
 """, "table.yaml")
 
 
 @pytest.fixture
-def rig(mosquitto, observe):
+def table(mosquitto, observe):
+    """`table(imus)`: a bridge reading the fake chips (channel -> FakeImu), started."""
+    bridges = []
+
+    def start(imus):
+        bus = FakeBus(imus)
+        bridge = build_bridge(imu_config(mosquitto, [c + 1 for c in sorted(imus)]))
+        bridge.imus.open_bus = lambda n: bus
+        obs = observe(mosquitto.port, bridge.topics.all)
+        bridges.append(bridge.start())
+        return bridge, bus, obs
+
+    yield start
+    for bridge in bridges:
+        bridge.stop()
+
+
+@pytest.fixture
+def rig(table):
     imus = {0: FakeImu(), 1: FakeImu()}
-    bus = FakeBus(imus)
-    bridge = build_bridge(imu_config(mosquitto))
-    bridge.imus.open_bus = lambda n: bus
-    obs = observe(mosquitto.port, bridge.topics.all)
-    bridge.start()
-    yield bridge, imus, bus, obs
-    bridge.stop()
+    bridge, bus, obs = table(imus)
+    return bridge, imus, bus, obs
 
 
 def raised(p):
@@ -71,11 +84,13 @@ def test_guns_raised_lowered_and_aiming_down_reach_the_bus_as_a_hubs_facts(rig):
     assert [raised(p) for topic, p, _ in obs.drain() if topic == t.gun(2, "raised")] == []
 
 
-def test_an_unplugged_imu_is_reported_once_by_the_doctor_and_the_others_read_on(rig):
-    bridge, imus, bus, obs = rig
+def test_a_missing_or_wrong_imu_is_reported_once_by_the_doctor_and_the_others_read_on(
+        table):
+    imus = {0: FakeImu(), 1: FakeImu(), 2: FakeImu(who=0x69)}
+    bridge, bus, obs = table(imus)
     obs.expect(bridge.topics.device("pi-imu", "availability"), lambda p: p == "online")
     bus.unplugged.add(1)
-    stat_of(obs, bridge, lambda s: "2" in s["faults"])
+    stat_of(obs, bridge, lambda s: {"2", "3"} <= set(s["faults"]))
     imus[0].elevation = 0.0
     obs.expect(bridge.topics.gun(1, "raised"), raised)
     retained = read_live(bridge.config, 3.0)
@@ -83,8 +98,12 @@ def test_an_unplugged_imu_is_reported_once_by_the_doctor_and_the_others_read_on(
     lines, missing = report(bridge.config, retained, bridge.clock.now_ms())
     imu_problems = [m for m in missing if "IMU" in m]
     assert imu_problems == ["seat 2: its gun's IMU (channel 1 of the TCA9548A): no answer "
-                            "([Errno 121] Remote I/O error)"]
-    assert "  seat 1: standee ?, gun aim ?, raised" in lines
+                            "([Errno 121] Remote I/O error)",
+                            "seat 3: its gun's IMU (channel 2 of the TCA9548A): WHO_AM_I "
+                            "reads 0x69, not 0x6a: not an LSM6DS3TR-C"]
+    assert "  seat 1: standee ?, no aims without a hub, raised" in lines
+    assert "seat 1: no gun aim reading" not in missing  # none can come without a hub
+    assert "seat 1: no standee reading" in missing
     assert bridge.imus._thread.is_alive()  # the reader goes on
 
 
