@@ -207,9 +207,9 @@ def report(config: Config, retained: dict[str, bytes], now_ms: float
                      "(sensors.gpio.imu; hardware/README.md, \"Standees and guns on the Pi "
                      "instead\")")
     if sensors.gpio.imu.seats:
-        notes.append(f"guns of seats {', '.join(map(str, sensors.gpio.imu.seats))}: their "
-                     "IMUs are read by the Pi: raised and lowered by angle, and how fast each "
-                     "turns (`stat`); aims and the lock LED need the hub")
+        notes.append(f"seats {', '.join(map(str, sensors.gpio.imu.seats))}: the Pi reads "
+                     "their guns' IMUs: raised and lowered by angle, and how fast each turns "
+                     "(`stat`); aims and the lock LED need the hub")
     if notes:
         lines += ["notes:", *(f"  - {n}" for n in notes)]
     return lines, missing

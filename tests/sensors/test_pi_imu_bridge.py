@@ -115,4 +115,4 @@ def test_doctor_on_a_pi_without_i2c_says_so_and_exits_1(tmp_path, mosquitto):
     out, _ = doctor.communicate(timeout=30)
     assert doctor.returncode == 1, out
     assert out.count("IMUs on /dev/i2c-29: offline (no I2C bus /dev/i2c-29") == 1, out
-    assert "guns of seats 3: their IMUs are read by the Pi" in out
+    assert "seats 3: the Pi reads their guns' IMUs: raised and lowered by angle" in out
