@@ -128,6 +128,12 @@ def parse(node: Node) -> SensorSettings:
         if both:
             raise node.section("gpio").error(key, f"seat {both[0]} is on the simulated hub "
                                                   "(sensors.sim.guns) too; give it one")
+    for board in boards:  # the hub reads its own seats' IMUs
+        both = sorted(set(board.slot_seats) & set(gpio.imu.seats))
+        if both:
+            raise node.section("gpio").section("imu").error(
+                "seats", f"seat {both[0]} is in the slots of the hub {board.name!r} too, "
+                         "which reads that gun's IMU; give it one")
     names = [b.name for b in boards]
     if len(set(names)) != len(names):
         raise node.error("serial", "two boards have the same name; give each a distinct `name`")

@@ -44,6 +44,9 @@ def test_eight_guns_fit_the_bus_at_50_but_not_at_60_samples_a_second():
      "sensors.gpio.imu", "not both"),
     ("sensors:\n  gpio:\n    imu: {seats: [1]}\n  sim: {guns: [1, 2]}\n", "sensors.gpio.imu",
      "simulated hub"),
+    ("sensors:\n  gpio:\n    imu: {seats: [6, 7]}\n  serial:\n    - {name: hub, port: /dev/x, "
+     "slots: {slot_us: 2000, seats: [1, 2, 3, 4, 5, 6]}}\n", "sensors.gpio.imu.seats",
+     "seat 6 is in the slots of the hub 'hub' too"),
 ])
 def test_mistakes_name_the_key(text, where, what):
     msg = error(text)
