@@ -91,12 +91,16 @@ class PiImus:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def start(self) -> None:
-        """Every gun lowered until its IMU says otherwise; then the reader thread."""
+    def open(self) -> None:
+        """Every gun lowered until its IMU says otherwise; the bus opened if it is there."""
         now = self.clock.now_ms()
         for seat in self.settings.seats:
             self._emit(seat, False, now)
         self._connect(now)
+
+    def start(self) -> None:
+        """`open`, then a pass every 1/hz s on the reader thread (tests call `poll`)."""
+        self.open()
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, name="pi-imu", daemon=True)
         self._thread.start()

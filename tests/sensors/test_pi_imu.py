@@ -58,16 +58,14 @@ class Table:
 @pytest.fixture
 def table():
     t = Table()
-    t.reader._connect(t.clock.now_ms())
-    for seat in (1, 2, 3):
-        t.reader._emit(seat, False, t.clock.now_ms())
+    t.reader.open()
     t.run(1500)  # lowered, at rest: the gyro's bias is learnt (64 samples)
     return t
 
 
 def test_the_chip_is_checked_and_set_up_as_the_datasheet_asks():
     t = Table()
-    t.reader._connect(t.clock.now_ms())
+    t.reader.open()
     t.run(STEP_MS)
     assert (0x10, 0x40) in t.imus[0].writes and (0x11, 0x44) in t.imus[0].writes
     assert t.devices[-1].online and t.devices[-1].port == "/dev/i2c-1"
@@ -155,10 +153,10 @@ def test_an_unplugged_gun_is_said_once_lowered_and_back_when_replugged(table, ca
 def test_a_chip_that_is_not_an_lsm6ds3tr_c_is_refused_and_never_raises_a_gun(caplog):
     t = Table({0: FakeImu(who=0x69), 1: FakeImu(), 2: FakeImu()})
     t.imus[0].elevation = 0.0  # raised, but its readings cannot be trusted
-    t.reader._connect(t.clock.now_ms())
+    t.reader.open()
     t.run(3000)
     assert "WHO_AM_I reads 0x69" in t.stats[-1]["faults"]["1"]
-    assert t.raised(1) == []
+    assert t.raised(1) == [False]  # lowered at start, and so it stays
     assert (0x10, 0x40) not in t.imus[0].writes
     assert sum("0x69" in r.getMessage() for r in caplog.records) == 1
 
@@ -187,10 +185,10 @@ def test_no_i2c_bus_is_said_once_and_the_reader_keeps_looking(caplog):
     reader = PiImus(ImuSettings(seats=(1,), hz=50), CallbackSink(lambda f: None,
                                                                  devices.append),
                     clock, open_bus=open_bus)
-    reader._connect(clock.now_ms())
-    reader._connect(clock.now_ms())
+    reader.open()
+    reader.open()
     assert [(d.online, d.reason) for d in devices] == [(False, "no_bus")]
     assert "no I2C bus /dev/i2c-1" in reader.figures()["bus_fault"]
     assert sum("no I2C bus" in r.getMessage() for r in caplog.records) == 1
-    reader._connect(clock.now_ms())
+    reader.open()
     assert devices[-1].online and reader.figures()["bus_fault"] is None
