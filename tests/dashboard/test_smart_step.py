@@ -45,6 +45,8 @@ def test_with_physical_cards_the_smarts_phone_passes_and_the_cards_are_revealed(
     expect(ana.locator("#my-turn")).to_have_text("Your turn: take your card back, or pass")
     power = ana.locator('.choice-group[data-group="power"] button')
     expect(power).to_have_text(["Take your card back", "Pass: your card stays down"])
+    expect(ana.locator("body")).to_have_attribute(  # (the stream's latest drawn: no redraw
+        "data-revision", str(live.table.state.revision))  # under the finger)
     power.nth(1).click()
     expect(ana.locator("#my-turn")).not_to_have_text("Your turn: take your card back, or pass")
     expect(view.locator("#log")).to_contain_text("Ana (the Smart) passes: the card stays down.")
