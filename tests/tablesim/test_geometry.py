@@ -126,8 +126,9 @@ def test_turned_players_in_a_row_hide_each_other_and_the_check_warns():
     for ends in ((3, 1), (4, 6)):  # from the end of a row toward its other end
         assert turned[ends][0].irradiance == 0 < seated[ends][0].irradiance
     for grip in GRIPS:
-        for shape, size, seating in (("round", 1.2, 8), ("round", 0.9, 4), ("rect", 1.6, "3+3"),
-                                     ("rect", 1.6, "3+3+1+1"), ("rect", 1.2, "2+2+1+1")):
+        for shape, size, seating in (("round", 1.2, 8), ("round", 0.9, 4), ("round", 1.6, 6),
+                                     ("rect", 1.6, "3+3"), ("rect", 1.6, "3+3+1+1"),
+                                     ("rect", 1.2, "2+2+1+1")):
             table = make_table(shape, size, seating, grip, "turned")
             inside = {p.seat for p in table.places
                       if any(blocked(p.gun[:2], p.gun[:2], o) for o in table.places if o != p)}
