@@ -7,6 +7,7 @@ the hub's own motion code (`companion/wire/motion.py`), so a gun is raised and l
 the same angles, with the same hysteresis, as on a hub; its `raised` facts are the ones
 the hub link makes of the hub's `GUN` lines: every gun lowered at start, then each change.
 Its rate and stillness are in the device's figures (`stat`): aims still need the hub.
+The chip's registers, setup and scaling are the hub's too (`companion/wire/lsm6.py`).
 
 A gun whose IMU does not answer (an `OSError` from the bus: unplugged, a cable out),
 answers as another chip, or was restarted (its cord replugged: the chip wakes in
@@ -18,7 +19,6 @@ without a sample it counts as lowered.
 from __future__ import annotations
 
 import logging
-import struct
 import threading
 import time
 from collections.abc import Callable
@@ -27,21 +27,12 @@ from typing import Any, Protocol
 from companion.clock import Clock
 from companion.sensors.facts import DeviceInfo, Fact, FactSink
 from companion.sensors.settings import ImuSettings
+from companion.wire import lsm6
 from companion.wire.motion import TICKS_MASK, GunMotion
 
 log = logging.getLogger(__name__)
 
 DEVICE = "pi-imu"
-CHIP = 0x6A  # LSM6DS3TR-C, SA0 low
-WHO_AM_I, WHO = 0x0F, 0x6A
-STATUS_REG, XLDA = 0x1E, 0x01  # the accelerometer has data (clear in power-down)
-CTRL1_XL, CTRL2_G, CTRL3_C = 0x10, 0x11, 0x12
-OUTX_L_G = 0x22  # gyro x, y, z then accelerometer x, y, z: 12 bytes, little-endian
-SETUP = ((CTRL3_C, 0x44),  # block data update, register address auto-increment
-         (CTRL1_XL, 0x40),  # accelerometer 104 Hz, ±2 g
-         (CTRL2_G, 0x44))  # gyro 104 Hz, ±500 °/s
-GYRO_DPS = 0.0175  # °/s per count at ±500 °/s (the datasheet's sensitivity)
-ACCEL_G = 0.000061  # g per count at ±2 g
 RETRY_MS = 1000.0  # a gun that failed is tried again after this long
 STAT_MS = 1000.0  # the figures are published this often
 BUS_RETRY_S = 1.0  # a missing /dev/i2c-N is looked for again this often
@@ -183,9 +174,7 @@ class PiImus:
         if self.faults.pop(seat, None) is not None:
             log.info("IMUs: seat %d's gun answers again", seat)
             self._stat_at = None  # the doctor sees it at once
-        gx, gy, gz, ax, ay, az = struct.unpack("<6h", bytes(raw))
-        return (gx * GYRO_DPS, gy * GYRO_DPS, gz * GYRO_DPS,
-                ax * ACCEL_G, ay * ACCEL_G, az * ACCEL_G)
+        return lsm6.sample(bytes(raw))
 
     def _read(self, seat: int) -> list[int]:
         """Select the gun's channel, set its chip up the first time, read the 12 bytes."""
@@ -194,17 +183,17 @@ class PiImus:
             raise OSError("the I2C bus is closed")
         bus.write_byte(self.settings.mux, 1 << (seat - 1))
         if seat not in self._ready:
-            who = bus.read_byte_data(CHIP, WHO_AM_I)
-            if who != WHO:
-                raise ImuFault(f"WHO_AM_I reads 0x{who:02x}, not 0x{WHO:02x}: not an "
+            who = bus.read_byte_data(lsm6.CHIP, lsm6.WHO_AM_I)
+            if who != lsm6.WHO:
+                raise ImuFault(f"WHO_AM_I reads 0x{who:02x}, not 0x{lsm6.WHO:02x}: not an "
                                "LSM6DS3TR-C")
-            for register, value in SETUP:
-                bus.write_byte_data(CHIP, register, value)
+            for register, value in lsm6.SETUP:
+                bus.write_byte_data(lsm6.CHIP, register, value)
             self._ready.add(seat)
-        raw = bus.read_i2c_block_data(CHIP, OUTX_L_G, 12)
-        if len(raw) != 12:
-            raise ImuFault(f"a short read: {len(raw)} of 12 bytes")
-        if not any(raw[6:]) and not bus.read_byte_data(CHIP, STATUS_REG) & XLDA:
+        raw = bus.read_i2c_block_data(lsm6.CHIP, lsm6.OUTX_L_G, lsm6.BURST)
+        if len(raw) != lsm6.BURST:
+            raise ImuFault(f"a short read: {len(raw)} of {lsm6.BURST} bytes")
+        if not any(raw[6:]) and not bus.read_byte_data(lsm6.CHIP, lsm6.STATUS_REG) & lsm6.XLDA:
             self._ready.discard(seat)  # its cord was replugged: the chip is back in power-down
             raise ImuFault("restarted (no data: its cord replugged?); set up again")
         return raw
