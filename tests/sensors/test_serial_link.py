@@ -99,7 +99,8 @@ def test_a_hub_goes_silent_by_the_links_own_clock(tmp_path):
     wire = FakeClock()
     rig = Rig(tmp_path, transport=wire, filters=Filters(hold_ms=100, board_silence_ms=60_000))
     try:
-        rig.hello()
+        rig.hello()  # the HELLO is read; the SLOTS line read after the clock moved would
+        wait_for(lambda: rig.link.lines == 2, what="the SLOTS line read")  # date it 59,999
         wire.advance(59_999)
         for n in (1, 2):  # bad lines: each read and dropped, then silence checked, in turn
             rig.port.write(b"SEEN 1 2 3 4*0000\n")
