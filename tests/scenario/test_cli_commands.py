@@ -79,6 +79,7 @@ def test_demo_plays_a_whole_game_on_a_simulated_table(tmp_path, unused_port):
     assert "Cash 'n Guns demo table on http://" in run.stdout, told
     assert "Round 1: Ana is the Godfather." in run.stdout, told
     assert "Game over:" in run.stdout, told
+    assert " aimed at " in run.stdout, told  # aims read through the hub's slots counted
     assert re.search(r"^Bots play with --seed \d+\.$", run.stdout, re.M), told
 
 
