@@ -79,7 +79,9 @@ def test_demo_plays_a_whole_game_on_a_simulated_table(tmp_path, unused_port):
     assert "Cash 'n Guns demo table on http://" in run.stdout, told
     assert "Round 1: Ana is the Godfather." in run.stdout, told
     assert "Game over:" in run.stdout, told
-    assert " aimed at " in run.stdout, told  # aims read through the hub's slots counted
+    rounds = len(re.findall(r"^Round \d+:", run.stdout, re.M))
+    too_slow = run.stdout.count(" was too slow.")  # at most a tenth of the bots' aims
+    assert too_slow < 4 * rounds, told  # some aim was read through the hub's slots
     assert re.search(r"^Bots play with --seed \d+\.$", run.stdout, re.M), told
 
 
