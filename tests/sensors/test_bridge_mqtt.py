@@ -78,12 +78,26 @@ def test_a_held_aim_is_one_fact_stamped_at_its_first_look(bridge, watch):
 
 
 def test_a_sweep_at_60_degrees_a_second_is_not_an_aim(bridge, watch):
+    """The hub's looks show the gun passing seat 5's badge and seat 8's; no aim is made of
+    them. (Its lock LED is no proof of the passing: a look counts, for the LED as for the
+    aim, only while the IMU says the gun is still, and a 60 °/s sweep is not; whether the
+    looks just after the raise light it depends on how the raise falls on the hub's IMU
+    samples, which is how this test once failed on a busy machine.)"""
     t = bridge.topics
+    saw: set[int] = set()  # the seats gun 2 saw, round after round
+
+    def passed_both(payload: str) -> bool:
+        mask = state(payload)["masks"][1]  # gun 2's look
+        saw.update(s for s in range(1, 9) if mask >> (s - 1) & 1)
+        return {5, 8} <= saw
+
     bridge.sim.command("sweep 2 5 8 60")
-    watch.expect(t.gun(2, "lock"), lambda p: state(p)["lock"] == 1)  # it did pass the badges
+    watch.expect(t.hub_seen, passed_both)
     watch.expect(t.gun(2, "raised"), lambda p: not state(p)["raised"], timeout=10)
-    watch.expect(t.gun(2, "lock"), lambda p: state(p)["lock"] == 0)
-    assert aims(watch, t.gun(2, "aim")) == []
+    told = watch.drain()
+    locks = [state(p)["lock"] for topic, p, _ in told if topic == t.gun(2, "lock")]
+    assert locks[-1:] in ([], [0])  # the LED is off once the gun is down
+    assert [state(p)["target"] for topic, p, _ in told if topic == t.gun(2, "aim")] == []
 
 
 def test_a_gun_between_two_players_is_ambiguous_and_blinks(bridge, watch):
