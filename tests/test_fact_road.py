@@ -220,8 +220,8 @@ def test_the_stream_loop_sends_what_the_outbox_built_without_pulling_the_table(r
     assert "companion.dashboard.streams" not in legs["referee-outbox"]
 
 
-@pytest.mark.xfail(strict=True, reason="not yet: the codec on both sides of the broker, the "
-                   "table's listeners on the outbox, 17 modules (docs/ARCHITECTURE.md)")
+@pytest.mark.xfail(strict=True, reason="not yet: the table's listeners on the outbox, 17 "
+                   "modules (docs/ARCHITECTURE.md)")
 def test_each_module_handles_the_fact_once_and_at_most_eight_do(road) -> None:
     modules = road.modules()
     assert len(modules) == len(set(modules)) and len(modules) <= MOST
