@@ -22,7 +22,7 @@ from companion.bus.topics import DISCOVERY_PREFIX, OFFLINE, ONLINE, SEATS, Topic
 from companion.clock import SYSTEM_CLOCK
 from companion.referee.fact_reader import FactSubscriber
 from companion.referee.table import Table
-from companion.referee.views import public_event
+from companion.referee.views import TableFrame, public_event
 from companion.rules.events import Event, Revealed, Took
 
 log = logging.getLogger(__name__)
@@ -132,15 +132,19 @@ class RefereeLink:
         if self.home_assistant:
             self._discovery()
         self._sent_version = -1
-        self._on_change(0)
+        self._publish(self.table.frame())
 
     def _on_change(self, _revision: int) -> None:
-        if self.table.version == self._sent_version:  # a sensor reading: not game state
+        self._publish(self.table.shown())
+
+    def _publish(self, frame: TableFrame) -> None:
+        """The game's state and its new events, from the views the table built."""
+        if frame.version == self._sent_version:  # a sensor reading: not game state
             return
-        state = self.table.public_state()
-        self._sent_version = state["version"]
+        self._sent_version = frame.version
+        state = json.loads(frame.public_json())  # (the public view, as the streams send it)
         self.bus.publish(self.topics.game_state, json.dumps(state), retain=True)
-        game = self.table.game
+        game = frame.t.game
         if game is None:
             return
         if self._game != game.id:

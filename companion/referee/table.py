@@ -59,7 +59,6 @@ from companion.sensors.facts import Fact
 
 VERSIONS_PER_BOOT = 1_000_000  # more changes than a table makes between two starts
 SEED_RANGE = 2**31  # a new game's seed when the command gives none
-SEATS = range(1, 9)
 WRITES = Write.__args__
 log = logging.getLogger(__name__)
 
@@ -177,7 +176,7 @@ class Table:
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """`listener(revision)` runs after every change, in order, on the outbox's thread,
-        never under the table's lock."""
+        never under the table's lock; what was shown is `shown()`."""
         self.outbox.listeners.append(listener)
         listeners = self.outbox.listeners
         return lambda: listeners.remove(listener) if listener in listeners else None
@@ -245,12 +244,6 @@ class Table:
     def stand_ins(self, bots: dict[int, str]) -> None:
         self._feed(lambda now: StandIns(now, dict(bots)))
 
-    def seats_now(self) -> dict[int, dict[str, Any]]:
-        """Each seat's readings now (1 to 8), as the views show them."""
-        with self._lock:
-            now, readings = self.clock.now_ms(), self.state.readings
-            return {seat: readings.seat_now(seat, now) for seat in SEATS}
-
     def legal(self) -> list[Action]:
         with self._lock:
             return legal_actions(self.state.game.state) if self.state.game else []
@@ -259,6 +252,12 @@ class Table:
         """The table now, frozen for the views (see views.Snapshot)."""
         with self._lock:
             return core.view_of(self.state, self.settings.names, self.clock.now_ms())
+
+    def shown(self) -> views.TableFrame:
+        """The views the outbox built last: on its thread, those of the change its
+        listeners are called for, so a listener reads what was shown and never takes the
+        table again; the table now before the first change was shown."""
+        return self.outbox.frame or views.TableFrame(self.view())
 
     def frame(self) -> views.TableFrame:
         """The views of the latest change, as the outbox built and digested them; the
