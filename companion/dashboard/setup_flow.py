@@ -75,7 +75,7 @@ def setup_blueprint(table: Table, sensors: SensorSettings | None) -> Blueprint:
         if not is_controller():
             abort(401, "the table PIN is needed: log in on the Godfather's page")
         table.settled()  # the check has heard every change made so far
-        kit = equipment.offered(configured, table.readings)
+        kit = equipment.offered(configured, table.readings.kit())
         checked = check.read(table.readings, game_key(table.game), table.clock.now_ms())
         return jsonify({"known": kit.known, "in_progress": in_progress(table),
                         "players": PLAYERS,

@@ -77,7 +77,7 @@ class State:
 
     def kit(self) -> equipment.Kit:
         """The seats whose sensors speak for them: configured, or heard (docs/REFEREE.md)."""
-        return self.configured | equipment.heard(self.readings)
+        return self.configured | self.readings.kit()
 
     def fork(self) -> State:
         """A copy to decide on: what a command changes is its own, the rest shared."""
