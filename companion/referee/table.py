@@ -37,6 +37,7 @@ from companion.referee.inputs import (
     JournalFailed,
     Link,
     Log,
+    LooksRows,
     Refused,
     Resumed,
     Schedule,
@@ -46,7 +47,6 @@ from companion.referee.inputs import (
     decided,
 )
 from companion.referee.journal import Journal, JournalError
-from companion.referee.journal_looks import LooksRows
 from companion.referee.links import Links
 from companion.referee.outbox import Listener, Outbox
 from companion.referee.readings import Readings
