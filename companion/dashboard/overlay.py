@@ -75,7 +75,7 @@ class Overlay:
 
     def record(self) -> None:
         """Tape what the table last showed (the outbox's snapshot, never the table again)."""
-        t = self.table.shown().t
+        t = self.table.frame().t
         self.tape.record(t.now_ms, hidden_of(t))
 
     def state(self) -> dict[str, Any]:

@@ -63,7 +63,7 @@ def setup_blueprint(table: Table, sensors: SensorSettings | None) -> Blueprint:
     check = SetupCheck()
 
     def heard(_revision: int) -> None:
-        t = table.shown().t  # what the table showed: its seats are not read again
+        t = table.frame().t  # what the table showed: its seats are not read again
         check.heard(t.sensors, t.looks, game_key(t.game))
 
     table.subscribe(heard)

@@ -22,7 +22,7 @@ from companion.bus.topics import DISCOVERY_PREFIX, OFFLINE, ONLINE, SEATS, Topic
 from companion.clock import SYSTEM_CLOCK
 from companion.referee.fact_reader import FactSubscriber
 from companion.referee.table import Table
-from companion.referee.views import TableFrame, public_event
+from companion.referee.views import public_event
 from companion.rules.events import Event, Revealed, Took
 
 log = logging.getLogger(__name__)
@@ -132,13 +132,11 @@ class RefereeLink:
         if self.home_assistant:
             self._discovery()
         self._sent_version = -1
-        self._publish(self.table.frame())
+        self._on_change(0)
 
     def _on_change(self, _revision: int) -> None:
-        self._publish(self.table.shown())
-
-    def _publish(self, frame: TableFrame) -> None:
         """The game's state and its new events, from the views the table built."""
+        frame = self.table.frame()
         if frame.version == self._sent_version:  # a sensor reading: not game state
             return
         self._sent_version = frame.version

@@ -176,7 +176,7 @@ class Table:
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """`listener(revision)` runs after every change, in order, on the outbox's thread,
-        never under the table's lock; what was shown is `shown()`."""
+        never under the table's lock; what was shown is `frame()`."""
         self.outbox.listeners.append(listener)
         listeners = self.outbox.listeners
         return lambda: listeners.remove(listener) if listener in listeners else None
@@ -253,19 +253,12 @@ class Table:
         with self._lock:
             return core.view_of(self.state, self.settings.names, self.clock.now_ms())
 
-    def shown(self) -> views.TableFrame:
-        """The views the outbox built last: on its thread, those of the change its
-        listeners are called for, so a listener reads what was shown and never takes the
-        table again; the table now before the first change was shown."""
-        return self.outbox.frame or views.TableFrame(self.view())
-
     def frame(self) -> views.TableFrame:
-        """The views of the latest change, as the outbox built and digested them; the
-        table now if the outbox has not caught up yet (a page opened meanwhile)."""
-        frame = self.outbox.frame
-        if frame is not None and frame.revision == self.state.revision:
-            return frame
-        return views.TableFrame(self.view())
+        """The views the outbox built last, as it digested them: what the streams send and
+        the listeners read (on its thread, those of the change they are called for), so
+        neither takes the table again. A change not built yet reaches them when the outbox
+        has built it and wakes them; before the first change was shown, the table now."""
+        return self.outbox.frame or views.TableFrame(self.view())
 
     # (as JSON: what the API, MQTT and the bots read; each view's keys are checked in views)
     def public_state(self) -> dict[str, Any]:
