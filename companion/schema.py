@@ -219,6 +219,34 @@ def parse_action(data: Any, players: tuple[str, ...], physical: bool,
 
 
 # -- sensor facts ---------------------------------------------------------------------------
+# The payload's key for each kind's value on MQTT (docs/MQTT.md): the one wire form that the
+# sensors' publisher writes (sensors/codec.py) and the referee's link reads (mqtt_link.py).
+VALUE_KEYS = {"aim": "target", "raised": "raised", "posture": "posture", "lock": "lock",
+              "seen": "masks"}
+
+
+class CodecError(ValueError):
+    """A fact or payload outside the schema; the message says which field and why."""
+
+
+def check_seat(kind: str, seat: object, where: str) -> None:
+    problem = seat_problem(kind, seat)
+    if problem:
+        raise CodecError(f"{where}: {problem}")
+
+
+def check_t(t: object, where: str) -> None:
+    problem = time_problem(t)
+    if problem:
+        raise CodecError(f"{where}: {problem}")
+
+
+def check_value(kind: str, value: object, where: str) -> None:
+    problem = value_problem(kind, value)
+    if problem:
+        raise CodecError(f"{where} has a {problem}" if problem.startswith("bad value")
+                         else f"{where}: {problem}")
+
 
 def _is_seat(v: object) -> bool:
     return type(v) is int and 1 <= v <= MAX_SEAT

@@ -74,7 +74,8 @@ class Overlay:
         table.subscribe(lambda _revision: self.record())
 
     def record(self) -> None:
-        t = self.table.view()  # (the lock is held only to take the snapshot)
+        """Tape what the table last showed (the outbox's snapshot, never the table again)."""
+        t = self.table.frame().t
         self.tape.record(t.now_ms, hidden_of(t))
 
     def state(self) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from flask import Blueprint, Response, abort, jsonify
 
 from companion.dashboard.access import is_controller
 from companion.referee import equipment
+from companion.referee.game import Game
 from companion.referee.setup_check import SetupCheck
 from companion.referee.table import Table
 from companion.schema import MAX_PLAYERS, MIN_PLAYERS
@@ -31,9 +32,8 @@ def missing(seat: dict[str, Any], known: bool) -> str:
     return LACKS.get((seat["gun"], seat["standee"]), "") if known else ""
 
 
-def game_key(table: Table) -> object:
+def game_key(game: Game | None) -> object:
     """What the checks were made for: they start again when a game starts or ends."""
-    game = table.game
     return None if game is None else (game.id, game.state.over)
 
 
@@ -61,8 +61,12 @@ def setup_blueprint(table: Table, sensors: SensorSettings | None) -> Blueprint:
     bp = Blueprint("setup_flow", __name__)
     configured = equipment.configured(sensors)
     check = SetupCheck()
-    table.subscribe(lambda _revision: check.heard(table.seats_now(),
-                                                   table.readings.matrix.seats, game_key(table)))
+
+    def heard(_revision: int) -> None:
+        t = table.frame().t  # what the table showed: its seats are not read again
+        check.heard(t.sensors, t.looks, game_key(t.game))
+
+    table.subscribe(heard)
 
     @bp.get("/api/setup")
     def setup() -> Response:
@@ -71,8 +75,8 @@ def setup_blueprint(table: Table, sensors: SensorSettings | None) -> Blueprint:
         if not is_controller():
             abort(401, "the table PIN is needed: log in on the Godfather's page")
         table.settled()  # the check has heard every change made so far
-        kit = equipment.offered(configured, table.readings)
-        checked = check.read(table.readings, game_key(table), table.clock.now_ms())
+        kit = equipment.offered(configured, table.readings.kit())
+        checked = check.read(table.readings, game_key(table.game), table.clock.now_ms())
         return jsonify({"known": kit.known, "in_progress": in_progress(table),
                         "players": PLAYERS,
                         "seats": [{**s, "missing": missing(s, kit.known), **checked[s["seat"]]}

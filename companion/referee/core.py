@@ -77,7 +77,7 @@ class State:
 
     def kit(self) -> equipment.Kit:
         """The seats whose sensors speak for them: configured, or heard (docs/REFEREE.md)."""
-        return self.configured | equipment.heard(self.readings)
+        return self.configured | self.readings.kit()
 
     def fork(self) -> State:
         """A copy to decide on: what a command changes is its own, the rest shared."""
@@ -344,10 +344,10 @@ def next_deadline(s: State, now: float) -> float | None:
 def view_of(s: State, names: dict[int, str], now: float) -> views.Snapshot:
     """The table at `now` for the views: never changed once made."""
     game = s.game
-    seats = sorted(game.player_at) if game else []
     return views.Snapshot(
         s.table, s.version, s.revision, s.paused, s.stage, now, game,
-        sensors={seat: s.readings.seat_now(seat, now) for seat in seats},
+        sensors={seat: s.readings.seat_now(seat, now) for seat in equipment.SEATS},
+        looks=s.readings.matrix.seats,
         lay_down=frozenset(s.lay_down), ambiguous=dict(s.ambiguous),
         links=s.links.public(), voided=s.voided, voided_text=s.voided_text,
         journal_error=s.journal_error,

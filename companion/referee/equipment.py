@@ -4,7 +4,8 @@ Two sources: the sensors' config when the referee runs with it (a hub's slot
 seats and the simulated table's seats are whole pods: badge, gun, standee; the Pi's pins
 add standees and tilt switches), and what the referee has heard (a hub's slot schedule
 from its device info, a reading from any seat's gun or standee), so a referee without the
-sensors' config learns the table as it reports. With the config, the config alone says
+sensors' config learns the table as it reports (the readings say what they have heard:
+`Readings.kit`). With the config, the config alone says
 which seats take a player: the broker keeps the readings of an earlier, larger table
 (retained), and they must not offer its seats again.
 """
@@ -14,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from companion.referee.readings import Readings
 from companion.sensors.settings import SensorSettings
 
 SEATS = tuple(range(1, 9))
@@ -51,16 +51,8 @@ def configured(sensors: SensorSettings | None) -> Kit:
     return Kit(pods, pods | guns, pods | {p.seat for p in sensors.gpio.standees})
 
 
-def heard(readings: Readings) -> Kit:
-    """What the referee has heard: the hub's looks cover whole pods, and a reading names
-    its seat's gun or standee."""
-    pods, sensed = frozenset(readings.matrix.seats), readings.heard()
-    return Kit(pods | {s for s, kind in sensed if kind == "aim"},
-               pods | {s for s, kind in sensed if kind in ("aim", "raised")},
-               pods | {s for s, kind in sensed if kind == "posture"})
-
-
-def offered(configured_kit: Kit, readings: Readings) -> Kit:
-    """The equipment the New game form offers seats by: the config's, else what was heard."""
-    return configured_kit if configured_kit.known else heard(readings)
+def offered(configured_kit: Kit, heard: Kit) -> Kit:
+    """The equipment the New game form offers seats by: the config's, else what was heard
+    (`Readings.kit`)."""
+    return configured_kit if configured_kit.known else heard
 

@@ -13,9 +13,8 @@ import json
 from dataclasses import dataclass
 
 from companion.referee import core, reducer
-from companion.referee.inputs import Boot, decided
+from companion.referee.inputs import Boot, LooksRows, decided
 from companion.referee.journal import Journal
-from companion.referee.journal_looks import LooksRows
 from companion.referee.outbox import view_digest
 
 

@@ -1,7 +1,7 @@
 """The referee on the bus: sensor facts in; public game state, events and discovery out.
 
 Inbound sensor facts come from other programs and go straight to the table through the
-sensor wire's one codec (companion.sensors.codec), which checks them. Outbound, the
+referee's half of the sensor wire (fact_reader.py), which checks them. Outbound, the
 retained `game/state` never holds a secret (it is the spectators' view), and events go to
 `game/event` and to one topic per player, which Home Assistant's discovery
 (companion.bus.homeassistant) turns into an event entity per seat, beside sensors read from
@@ -20,10 +20,10 @@ from companion.bus.client import BusClient
 from companion.bus.homeassistant import PLAYER_EVENTS, device_discovery
 from companion.bus.topics import DISCOVERY_PREFIX, OFFLINE, ONLINE, SEATS, Topics, birth
 from companion.clock import SYSTEM_CLOCK
+from companion.referee.fact_reader import FactSubscriber
 from companion.referee.table import Table
 from companion.referee.views import public_event
 from companion.rules.events import Event, Revealed, Took
-from companion.sensors.codec import FactSubscriber
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +71,7 @@ class RefereeLink:
         self._game: int | None = None
 
     def start(self) -> None:
-        self.facts = FactSubscriber(self.bus, self.topics, self.table.on_fact)
+        self.facts = FactSubscriber(self.bus.subscribe, self.topics, self.table.on_fact)
         self.bus.subscribe(self.topics.device_info, self._on_device)
         self.bus.subscribe(self._probe_topic, self._on_echo)
         if self.home_assistant:
@@ -135,12 +135,14 @@ class RefereeLink:
         self._on_change(0)
 
     def _on_change(self, _revision: int) -> None:
-        if self.table.version == self._sent_version:  # a sensor reading: not game state
+        """The game's state and its new events, from the views the table built."""
+        frame = self.table.frame()
+        if frame.version == self._sent_version:  # a sensor reading: not game state
             return
-        state = self.table.public_state()
-        self._sent_version = state["version"]
+        self._sent_version = frame.version
+        state = json.loads(frame.public_json())  # (the public view, as the streams send it)
         self.bus.publish(self.topics.game_state, json.dumps(state), retain=True)
-        game = self.table.game
+        game = frame.t.game
         if game is None:
             return
         if self._game != game.id:

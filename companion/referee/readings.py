@@ -7,6 +7,7 @@ import threading
 from collections import deque
 from typing import Any
 
+from companion.referee.equipment import Kit
 from companion.referee.timing import Track
 from companion.sensors.facts import Fact
 
@@ -133,10 +134,13 @@ class Readings:
     def clear(self, seat: int, kind: str) -> None:
         self._overrides.pop((seat, kind), None)
 
-    def heard(self) -> set[tuple[int, str]]:
-        """(seat, kind) of every sensor that has reported, overrides aside: what the
-        table has, as far as the referee has heard."""
-        return set(self._tracks)
+    def kit(self) -> Kit:
+        """The seats whose gun or standee the referee has heard, overrides aside: the hub's
+        looks cover whole pods, and a reading names its seat's gun or standee."""
+        pods, sensed = frozenset(self.matrix.seats), self._tracks
+        return Kit(pods | {s for s, kind in sensed if kind == "aim"},
+                   pods | {s for s, kind in sensed if kind in ("aim", "raised")},
+                   pods | {s for s, kind in sensed if kind == "posture"})
 
     def manual(self, seat: int) -> list[str]:
         return [k for k in KINDS if (seat, k) in self._overrides]

@@ -11,14 +11,13 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from companion.referee.equipment import SEATS
 from companion.referee.readings import Readings
-
-SEATS = tuple(range(1, 9))
 
 
 class SetupCheck:
-    """Fed by the table's listener (the seats' readings as the table gives them) and by
-    the page's polls (the matrix, which has its own lock)."""
+    """Fed by the table's listener (each seat's readings in the snapshot the table
+    showed) and by the page's polls (the matrix, which has its own lock)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -30,8 +29,8 @@ class SetupCheck:
 
     def heard(self, seats: dict[int, dict[str, Any]], matrix_seats: tuple[int, ...],
               game: object) -> None:
-        """After any change at the table: what each seat's gun and standee read now
-        (`Table.seats_now`), and the seats the hub's looks cover."""
+        """After any change at the table: what each seat's gun and standee read in the
+        snapshot the table showed, and the seats the hub's looks cover."""
         with self._lock:
             self._start(game)
             for seat in SEATS:

@@ -37,6 +37,7 @@ from companion.referee.inputs import (
     JournalFailed,
     Link,
     Log,
+    LooksRows,
     Refused,
     Resumed,
     Schedule,
@@ -46,7 +47,6 @@ from companion.referee.inputs import (
     decided,
 )
 from companion.referee.journal import Journal, JournalError
-from companion.referee.journal_looks import LooksRows
 from companion.referee.links import Links
 from companion.referee.outbox import Listener, Outbox
 from companion.referee.readings import Readings
@@ -59,7 +59,6 @@ from companion.sensors.facts import Fact
 
 VERSIONS_PER_BOOT = 1_000_000  # more changes than a table makes between two starts
 SEED_RANGE = 2**31  # a new game's seed when the command gives none
-SEATS = range(1, 9)
 WRITES = Write.__args__
 log = logging.getLogger(__name__)
 
@@ -177,7 +176,7 @@ class Table:
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """`listener(revision)` runs after every change, in order, on the outbox's thread,
-        never under the table's lock."""
+        never under the table's lock; what was shown is `frame()`."""
         self.outbox.listeners.append(listener)
         listeners = self.outbox.listeners
         return lambda: listeners.remove(listener) if listener in listeners else None
@@ -245,12 +244,6 @@ class Table:
     def stand_ins(self, bots: dict[int, str]) -> None:
         self._feed(lambda now: StandIns(now, dict(bots)))
 
-    def seats_now(self) -> dict[int, dict[str, Any]]:
-        """Each seat's readings now (1 to 8), as the views show them."""
-        with self._lock:
-            now, readings = self.clock.now_ms(), self.state.readings
-            return {seat: readings.seat_now(seat, now) for seat in SEATS}
-
     def legal(self) -> list[Action]:
         with self._lock:
             return legal_actions(self.state.game.state) if self.state.game else []
@@ -261,12 +254,11 @@ class Table:
             return core.view_of(self.state, self.settings.names, self.clock.now_ms())
 
     def frame(self) -> views.TableFrame:
-        """The views of the latest change, as the outbox built and digested them; the
-        table now if the outbox has not caught up yet (a page opened meanwhile)."""
-        frame = self.outbox.frame
-        if frame is not None and frame.revision == self.state.revision:
-            return frame
-        return views.TableFrame(self.view())
+        """The views the outbox built last, as it digested them: what the streams send and
+        the listeners read (on its thread, those of the change they are called for), so
+        neither takes the table again. A change not built yet reaches them when the outbox
+        has built it and wakes them; before the first change was shown, the table now."""
+        return self.outbox.frame or views.TableFrame(self.view())
 
     # (as JSON: what the API, MQTT and the bots read; each view's keys are checked in views)
     def public_state(self) -> dict[str, Any]:

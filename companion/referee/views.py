@@ -80,7 +80,8 @@ class Snapshot:
     stage: Stage
     now_ms: float
     game: Game | None
-    sensors: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> readings now
+    sensors: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat 1..8 -> readings now
+    looks: tuple[int, ...] = ()  # the seats the hub's looks cover (its IR reads their aims)
     lay_down: frozenset[str] = frozenset()
     ambiguous: dict[str, list[int]] = field(default_factory=dict)
     names: dict[int, str] = field(default_factory=dict)  # default player names by seat

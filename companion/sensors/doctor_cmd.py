@@ -249,7 +249,8 @@ def _target(aim: dict) -> str:
 
 def ir_matrix(config: Config, seconds: float = 1.0) -> int:
     """Print who sees whom over `seconds` of the hub's rounds; 1 when nothing is heard."""
-    from companion.sensors import codec
+    from companion.referee.fact_reader import fact_from_message
+    from companion.schema import CodecError
 
     topics = Topics(config.table)
     seen: list[Fact] = []
@@ -257,8 +258,8 @@ def ir_matrix(config: Config, seconds: float = 1.0) -> int:
 
     def on_message(topic: str, payload: bytes) -> None:
         if topic == topics.hub_seen:
-            with contextlib.suppress(codec.CodecError):
-                seen.append(codec.fact_from_message(topic, payload))
+            with contextlib.suppress(CodecError):
+                seen.append(fact_from_message(topic, payload))
         elif topic.endswith("/info") and (info := _json(payload)):
             infos[info.get("device", "?")] = info
 

@@ -71,10 +71,10 @@ def test_the_seats_come_from_the_config_and_from_what_reports(table):
     assert [missing(s, kit.known) for s in kit.seats()][:6] == [
         "", "", "", "both", "gun", "standee"]  # a standee alone at 5, a tilt switch alone at 6
     assert {missing(s, False) for s in kit.seats()} == {""}, "nothing said: every seat offered"
-    assert not equipment.heard(table.readings).known
+    assert not table.readings.kit().known
     table.on_fact(Fact("posture", 6, "down", 1.0, "gpio"))
     table.readings.matrix.schedule((7, 8), 2000)  # a hub's device info: pods at 7 and 8
-    heard = equipment.heard(table.readings)
+    heard = table.readings.kit()
     assert (heard.standee, heard.ir) == ({6, 7, 8}, {7, 8})
     assert [s["seat"] for s in (kit | heard).seats() if s["gun"] and s["standee"]] == [
         1, 2, 3, 6, 7, 8]

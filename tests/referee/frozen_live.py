@@ -72,7 +72,7 @@ def live_trial(port: int, freeze: Callable[[bool], None], rng: random.Random, na
         for seat, target in ((2, 3), (3, 4), (4, 1)):
             hub.fact(Fact("raised", seat, True, now - 5000, "hub"))
             hub.fact(Fact("aim", seat, target, now - 5000, "hub"))
-        wait(lambda: all(table.seats_now()[s]["aim"] is not None for s in (2, 3, 4)), 10,
+        wait(lambda: all(table.view().sensors[s]["aim"] is not None for s in (2, 3, 4)), 10,
              "the other guns' aims")
         wait(lambda: table.state.marks.last(BROKER) is not None, 10, "the probe's echo")
         table.command({"type": "countdown", "version": table.version}, CONTROL)

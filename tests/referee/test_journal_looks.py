@@ -1,4 +1,4 @@
-"""The hub's looks journaled as changes only (journal_looks.py): a round that repeats the
+"""The hub's looks journaled as changes only (inputs.py): a round that repeats the
 last is a row of one number, and the replay gives back every fact exactly, so every
 decision and view replays the same."""
 
@@ -17,9 +17,8 @@ from local_table import NAMES8, LocalPort
 
 from companion.bots.table_bot import TableBot
 from companion.referee.commands import Auth
-from companion.referee.inputs import Heard
+from companion.referee.inputs import LOOKS, Heard, LooksRows
 from companion.referee.journal import Journal
-from companion.referee.journal_looks import LOOKS, LooksRows
 from companion.referee.journal_replay import replay_game, run
 from companion.sensors.facts import Fact
 

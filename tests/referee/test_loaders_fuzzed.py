@@ -19,8 +19,9 @@ from local_table import LocalPort
 
 from companion import config
 from companion.dashboard.api import api_blueprint
+from companion.referee.fact_reader import fact_from_message
 from companion.scenario.load import parse_scenario
-from companion.sensors.codec import CodecError, fact_from_message
+from companion.schema import CodecError
 from companion.yamlfile import YamlError, load_yaml
 
 FUZZ = settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "150")), deadline=None,
