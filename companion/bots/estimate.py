@@ -32,8 +32,11 @@ def wealth(loot: Iterable[str], power: str | None, unknown: int = 0) -> int:
     return money + (painting_value(paintings) if paintings else 0) + unknown * UNKNOWN_CARD
 
 
+DIAMONDS = frozenset(card for card, kind in LOOT_KIND.items() if kind == "diamond")
+
+
 def diamonds(loot: Iterable[str]) -> int:
-    return sum(1 for c in loot if LOOT_KIND.get(c) == "diamond")
+    return sum(map(DIAMONDS.__contains__, loot))
 
 
 def seems_worth(view: SeatView, p: Seen) -> int:
@@ -45,8 +48,9 @@ def seems_worth(view: SeatView, p: Seen) -> int:
 
 
 def diamond_counts(view: SeatView) -> dict[str, int]:
-    return {p.name: diamonds(view.loot if p.name == view.me else p.loot_seen)
-            for p in view.players if p.alive}
+    """The diamonds each living player seems to hold (mine exactly), in seating order."""
+    me = view.me
+    return {n: diamonds(view.loot if n == me else view.loot_seen(n)) for n in view.living_names()}
 
 
 def riches(view: SeatView) -> dict[str, int]:
@@ -64,7 +68,7 @@ def bang_chance(p: Seen) -> float:
 
 def aimers(view: SeatView) -> list[Seen]:
     """The living players aiming at me now."""
-    return [p for p in view.living_others() if p.target == view.me]
+    return view.aimers()
 
 
 def hit_chance(view: SeatView) -> float:
@@ -100,20 +104,18 @@ def share_value(view: SeatView, share: str, bonus_weight: float = 0.5,
     return worth(share, taker_of(view), bonus_weight, painting_weight)
 
 
-_LAST: list[tuple[SeatView, Taker]] = []  # the last view's `Taker`: a decision weighs every
-#                                           share on the table against the same view
-
-
 def taker_of(view: SeatView) -> Taker:
-    """What a share's worth to me depends on, worked out once a view (views are frozen)."""
-    if _LAST and _LAST[0][0] is view:
-        return _LAST[0][1]
+    """What a share's worth to me depends on, worked out once a view: a decision weighs
+    every share on the table against the same view."""
+    known = view.memo.get("taker")
+    if known is not None:
+        return known  # type: ignore[return-value]
     me = view.me_seen
     counts = diamond_counts(view)
     counts.pop(view.me, None)
     taker = Taker(view.loot, me.power, me.wounds, me.wound_limit, view.round >= ROUNDS,
                   bool(view.click and view.discards), max(counts.values(), default=0))
-    _LAST[:] = [(view, taker)]
+    view.memo["taker"] = taker
     return taker
 
 

@@ -29,6 +29,10 @@ from companion.rules.events import (
 )
 
 KEPT_AT_ONCE = frozenset(("clip", "first_aid", TOKEN))  # shares used at once, never held
+# The events `Memory._learn` learns from (each a direct subclass of `Event`); the others, most
+# of a game's, tell nothing it keeps and are passed over at the cost of one look-up.
+LEARNED = frozenset((Took, CuteTook, StealthyTook, JunkSwapped, Revealed, ProfessionalStole,
+                     VultureTook, Clipped, GoodFriend, Hustled))
 
 
 class Bullets:
@@ -60,7 +64,8 @@ class Memory:
 
     def update(self, events: Sequence[Event]) -> None:
         for e in events[self.read:]:
-            self._learn(e)
+            if type(e) in LEARNED:
+                self._learn(e)
         self.read = len(events)
 
     def _learn(self, e: Event) -> None:

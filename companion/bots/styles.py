@@ -72,18 +72,22 @@ class StyleBot(Bot):
     bonus_weight: ClassVar[float] = 0.5  # how much it cares for the diamond bonus
     painting_weight: ClassVar[float] = 1.0
 
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.handlers: dict[str, Callable[[SeatView, Sequence[Option]], Option]] = {
+            "choose": self.choose, "aim": self.aim, "courage": self.courage,
+            "take": self.take, "hustle": self.hustle, "swap": self.swap,
+            "privilege": self.privilege, "smart": self.smart, "junk": self.junk,
+            "forbid": self.forbid, "reveal": self.anything, "deal": self.anything}
+
     def decide(self, view: SeatView | None, options: Sequence[Option]) -> Option:
         assert view is not None  # (needs_view)
         if len(options) == 1:
             return options[0]
-        kind = next(a.type for a in options if a is not None)
-        return self._handlers()[kind](view, options)
-
-    def _handlers(self) -> dict[str, Callable[[SeatView, Sequence[Option]], Option]]:
-        return {"choose": self.choose, "aim": self.aim, "courage": self.courage,
-                "take": self.take, "hustle": self.hustle, "swap": self.swap,
-                "privilege": self.privilege, "smart": self.smart, "junk": self.junk,
-                "forbid": self.forbid, "reveal": self.anything, "deal": self.anything}
+        first = options[0]
+        if first is None:  # (a pass: never the only option)
+            first = next(a for a in options if a is not None)
+        return self.handlers[first.type](view, options)
 
     def best(self, items: Sequence[str], key: Callable[[str], float]) -> str:
         """The item of highest `key`, a tie broken at random (never by seat order, which
