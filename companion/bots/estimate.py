@@ -39,27 +39,34 @@ def diamonds(loot: Iterable[str]) -> int:
     return sum(map(DIAMONDS.__contains__, loot))
 
 
-def seems_worth(view: SeatView, p: Seen) -> int:
-    """A player's wealth as this seat can tell (its own exactly)."""
-    if p.name == view.me:
-        return wealth(view.loot, p.power)
-    unknown = max(0, p.loot_count - len(p.loot_seen))
-    return wealth(p.loot_seen[:p.loot_count], p.power, unknown)
+def seems_worth(view: SeatView, name: str, power: str | None, count: int,
+                seen: Sequence[str]) -> int:
+    """A player's wealth as this seat can tell from the `count` loot cards they hold and
+    those `seen` going to them (its own exactly)."""
+    if name == view.me:
+        return wealth(view.loot, power)
+    unknown = max(0, count - len(seen))
+    return wealth(seen[:count], power, unknown)
 
 
 def diamond_counts(view: SeatView) -> dict[str, int]:
-    """The diamonds each living player seems to hold (mine exactly), in seating order."""
-    me = view.me
-    return {n: diamonds(view.loot if n == me else view.loot_seen(n)) for n in view.living_names()}
+    """The diamonds each living player seems to hold (mine exactly), in seating order;
+    worked out once a view (a copy is handed out)."""
+    known = view.memo.get("diamonds")
+    if known is None:
+        me, seen = view.me, view.memory.seen
+        known = view.memo["diamonds"] = {
+            n: diamonds(view.loot if n == me else seen[n]) for n in view.living_names()}
+    return dict(known)  # type: ignore[call-overload]
 
 
 def riches(view: SeatView) -> dict[str, int]:
     """How rich each living player seems, the diamond bonus counted where it lies now."""
     counts = diamond_counts(view)
     top = [*sorted(counts.values(), reverse=True), 0, 0]
-    return {p.name: seems_worth(view, p)
-            + (DIAMOND_BONUS if counts[p.name] == top[0] > top[1] else 0)
-            for p in view.players if p.alive}
+    return {name: seems_worth(view, name, power, count, seen)
+            + (DIAMOND_BONUS if counts[name] == top[0] > top[1] else 0)
+            for name, power, count, seen in view.living_loot()}
 
 
 def bang_chance(p: Seen) -> float:

@@ -132,7 +132,14 @@ class StyleBot(Bot):
         return _pick(options, Courage, lambda a: a.down is down)
 
     def value(self, view: SeatView, share: str) -> float:
-        return est.share_value(view, share, self.bonus_weight, self.painting_weight)
+        """What `share` is worth to me, worked out once a view (a take weighs each share
+        alone and again in pairs)."""
+        memo = view.memo
+        known = memo.get(share)
+        if known is None:
+            known = memo[share] = est.share_value(view, share, self.bonus_weight,
+                                                  self.painting_weight)
+        return known  # type: ignore[return-value]
 
     def take(self, view: SeatView, options: Sequence[Option]) -> Option:
         def worth(a: Option) -> float:
@@ -140,7 +147,13 @@ class StyleBot(Bot):
                 return -1.0
             if isinstance(a.loot, str):
                 return self.value(view, a.loot)
-            return sum(self.value(view, x) for x in a.loot) - _later_shares(view, self)
+            return sum(self.value(view, x) for x in a.loot) - later()
+
+        def later() -> float:
+            known = view.memo.get("later")
+            if known is None:
+                known = view.memo["later"] = _later_shares(view, self)
+            return known  # type: ignore[return-value]
         return max(options, key=worth)
 
     def hustle(self, view: SeatView, options: Sequence[Option]) -> Option:

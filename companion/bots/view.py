@@ -196,6 +196,13 @@ class SeatView:
                             if q.target == mine and q.alive and q.seat != mine]
         return self._aimers
 
+    def living_loot(self) -> list[tuple[str, str | None, int, list[str]]]:
+        """Each living player's name, power, number of loot cards and the shares seen going
+        to them (`Seen.loot_count`, `Seen.loot_seen`), in seating order: what a player's
+        wealth is guessed from, without the rest of their record."""
+        seen = self.memory.seen
+        return [(q.name, q.power, len(q.loot), seen[q.name]) for q in self._s.players if q.alive]
+
     def loot_seen(self, name: str) -> list[str]:
         """The shares seen going to `name`, not seen leaving (`Seen.loot_seen`)."""
         return self.memory.seen[name]
@@ -208,13 +215,17 @@ def seat_view(s: GameState, me: str, memory: Memory, masked: bool = False,
 
 
 def _seen(s: GameState, q: Player, memory: Memory) -> Seen:
-    return Seen(
-        name=q.name, seat=q.seat, power=q.power, alive=q.alive, wounds=q.wounds,
-        wound_limit=wound_limit(q.power), hand_size=q.hand_size, chosen=q.card is not None,
-        aimed=q.aimed, target=None if q.target is None else s.players[q.target].name,
-        down=q.down, in_split=q.in_split, loot_count=len(q.loot),
-        loot_seen=tuple(memory.seen[q.name]), loot_maybe=tuple(memory.maybe[q.name]),
-        bullets=memory.bullets[q.name])
+    """`q` as everybody sees them (built as a plain tuple of the fields in order: a view may
+    build all 8 players' for one decision, and keywords cost as much as the rest)."""
+    name, target = q.name, q.target
+    return _tuple(Seen, (
+        name, q.seat, q.power, q.alive, q.wounds, wound_limit(q.power), q.bang + q.click,
+        q.card is not None, q.aimed, None if target is None else s.players[target].name,
+        q.down, q.in_split, len(q.loot), tuple(memory.seen[name]), tuple(memory.maybe[name]),
+        memory.bullets[name]))
+
+
+_tuple = tuple.__new__
 
 
 def masked_state(s: GameState, me: str) -> GameState:
