@@ -88,8 +88,7 @@ def hit_chance(view: SeatView) -> float:
 
 def deadly(view: SeatView) -> bool:
     """Enough guns point at me to kill me if each fires a Bang!."""
-    me = view.me_seen
-    return me.wounds + len(aimers(view)) >= me.wound_limit
+    return view.wounds + len(aimers(view)) >= view.wound_limit
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,10 +116,9 @@ def taker_of(view: SeatView) -> Taker:
     known = view.memo.get("taker")
     if known is not None:
         return known  # type: ignore[return-value]
-    me = view.me_seen
     counts = diamond_counts(view)
     counts.pop(view.me, None)
-    taker = Taker(view.loot, me.power, me.wounds, me.wound_limit, view.round >= ROUNDS,
+    taker = Taker(view.loot, view.power, view.wounds, view.wound_limit, view.round >= ROUNDS,
                   bool(view.click and view.discards), max(counts.values(), default=0))
     view.memo["taker"] = taker
     return taker
@@ -156,9 +154,8 @@ def bonus_step(mine: int, rival: int) -> float:
 
 def lie_down_gain(view: SeatView) -> float:
     """What lying down brings by itself: the Doctor's healing, the Stealthy's $10k."""
-    me = view.me_seen
-    if me.power == DOCTOR and me.wounds:
+    if view.power == DOCTOR and view.wounds:
         return WOUND_COST
-    if me.power == STEALTHY and "bill10000" in view.table:
+    if view.power == STEALTHY and "bill10000" in view.table:
         return 10000
     return 0.0

@@ -186,8 +186,7 @@ class StyleBot(Bot):
     def junk(self, view: SeatView, options: Sequence[Option]) -> Option:
         """Swap a card worth less than an average one for a blind card of a later pile."""
         taken = view.loot[-1]
-        keep = est.wealth(view.loot, view.me_seen.power) - est.wealth(
-            view.loot[:-1], view.me_seen.power)
+        keep = est.wealth(view.loot, view.power) - est.wealth(view.loot[:-1], view.power)
         if keep >= est.UNKNOWN_CARD or (kind_of(taken) == "diamond" and self.bonus_weight >= 1):
             return None
         return _pick(options, Junk, lambda a: a.pile is None)
@@ -224,8 +223,7 @@ class AggressiveBot(StyleBot):
         return self.best(names, riches.__getitem__)
 
     def lies_down(self, view: SeatView) -> bool:
-        me = view.me_seen
-        return me.wounds + 1 >= me.wound_limit and est.hit_chance(view) > 0.4
+        return view.wounds + 1 >= view.wound_limit and est.hit_chance(view) > 0.4
 
     def swaps_in_bang(self, view: SeatView) -> bool:
         return True
@@ -254,10 +252,9 @@ class GreedyBot(StyleBot):
     def lies_down(self, view: SeatView) -> bool:
         shares = sorted((self.value(view, x) for x in view.table), reverse=True)
         gain = sum(shares[:2]) / 2 if shares else 0
-        me = view.me_seen
         loss = est.WOUND_COST
         if est.deadly(view):
-            loss += est.wealth(view.loot, me.power) + 50000
+            loss += est.wealth(view.loot, view.power) + 50000
         return est.hit_chance(view) * loss > gain
 
 
@@ -284,8 +281,8 @@ class VengefulBot(StyleBot):
         return self.grudge(view, names) or self.rnd.choice(names)
 
     def swaps_in_bang(self, view: SeatView) -> bool:
-        me = view.me_seen
-        return me.target is not None and me.target == self.grudge(view, [me.target])
+        target = view.target
+        return target is not None and target == self.grudge(view, [target])
 
     def lies_down(self, view: SeatView) -> bool:
         return est.hit_chance(view) >= 0.4 or (est.deadly(view) and bool(est.aimers(view)))

@@ -100,6 +100,24 @@ class SeatView:
     def loot(self) -> tuple[str, ...]:  # my loot, exactly
         return tuple(self._p.loot)
 
+    # my power, wounds and target, as in `me_seen` but read without the rest of my record
+    @property
+    def power(self) -> str | None:
+        return self._p.power
+
+    @property
+    def wounds(self) -> int:
+        return self._p.wounds
+
+    @property
+    def wound_limit(self) -> int:
+        return wound_limit(self._p.power)
+
+    @property
+    def target(self) -> str | None:
+        target = self._p.target
+        return None if target is None else self._s.players[target].name
+
     @property
     def memory(self) -> Memory:
         """What I remember of the story, brought up to date with it (once a view)."""
