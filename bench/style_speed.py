@@ -10,8 +10,9 @@ the share of that time spent in the bots' own part (`Arena.decide`: the seat's v
 the decision), timed call by call in a run of its own, and what is left: the arena and the
 engine, which a bot deciding at no cost would still take.
 
-With `--ref-tree` (a checkout of an older commit: `git worktree add /tmp/ref 2c277c8`), each
-run is made in that tree too, in turn (this tree, that tree, ...), for the speed-up.
+With `--ref-tree` (the files of an older commit: `mkdir /tmp/ref && git archive 2c277c8 |
+tar -x -C /tmp/ref`), each run is made in that tree too, in turn (this tree, that tree, ...),
+for the speed-up.
 Figures go to docs/PERFORMANCE.md and docs/BOTS.md.
 """
 

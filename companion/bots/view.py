@@ -4,7 +4,9 @@ Their own hand, face-down card and loot; the table (the loot turned up, the toke
 turn, who is alive, wounded, aimed at whom, lying down, how many cards each holds); and
 what they remember of the public story (`Memory`). Never another hand, another face-down
 card, a card drawn in secret, the order or content of the piles still to come, nor the
-game's random generator.
+game's random generator. A view reads the game part by part as its bot asks (`SeatView`);
+those parts are all it offers, and the hidden-information tests check that scrambling the
+rest changes no decision.
 
 A planning bot also gets `state`: a copy of the game with every hidden part replaced by the
 same neutral filler whatever it really was, so that it can sample what it cannot see
@@ -80,7 +82,9 @@ class SeatView:
         self._players: tuple[Seen, ...] | None = None
         self._aimers: list[Seen] | None = None
         self._state: GameState | None = None
-        self.memo: dict[str, object] = {}  # figures an estimate works out once a view
+        # figures worked out once a view: the estimates' by name, a share's worth to the
+        # deciding bot by the share's name (`StyleBot.value`)
+        self.memo: dict[str, object] = {}
 
     # -- mine ----------------------------------------------------------------------------
 
