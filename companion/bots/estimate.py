@@ -4,7 +4,7 @@ each player seems, how likely a Bang! is to come my way."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from companion.bots.view import SeatView, Seen
 from companion.rules.cards import (
@@ -91,9 +91,10 @@ def deadly(view: SeatView) -> bool:
     return view.wounds + len(aimers(view)) >= view.wound_limit
 
 
-@dataclass(frozen=True, slots=True)
-class Taker:
-    """What a share's worth depends on, for the player who would take it."""
+class Taker(NamedTuple):
+    """What a share's worth depends on, for the player who would take it (a named tuple:
+    one is built for most style-bot decisions and for each playout step, at a quarter of a
+    frozen dataclass's cost)."""
 
     loot: Sequence[str]
     power: str | None
