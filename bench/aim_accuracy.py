@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import resource
 import sys
 import time
 from pathlib import Path
@@ -117,11 +118,17 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     with multiprocessing.Pool(args.workers) as pool:
         results = pool.map(run_case, todo, chunksize=1)
+        pool.close()
+        pool.join()  # the workers' CPU time is counted once they are waited for
     elapsed = time.perf_counter() - start
+    cpu = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
     print(grip_table_text(results) if args.grips else table_text(results))
     failing = [r for r in results if not meets(r)]
+    scenes = sum(case[1] for case in todo)
     print(f"\n{len(results)} cases in {elapsed:.0f} s; {len(results) - len(failing)} meet "
-          f"wrong <= 0.5 %, no sweep counted and correct >= 99.5 %")
+          f"wrong <= 0.5 %, no sweep counted and correct >= 99.5 %\n"
+          f"{scenes} scenes, {cpu:.0f} CPU s in the workers: {scenes / max(cpu, 1e-9):.1f} "
+          "scenes a CPU second")
     if args.json:
         args.json.write_text(json.dumps({"seed": args.seed, "trials": args.trials,
                                          "optics": args.optics,

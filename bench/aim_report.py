@@ -8,6 +8,7 @@ import math
 from aim_scenes import PEOPLE
 
 from companion.tablesim.advice import seating_verdict
+from companion.tablesim.geometry import GRIPS, STANCES
 
 LOCK_OFFSETS = (1.0, 2.0, 3.0)  # the 99.5 % target with the lock LED holds at these
 
@@ -147,11 +148,36 @@ def rate_above(events: int, n: int, confidence: float = 0.95) -> float:
     return high
 
 
+def _pool(rs: list[dict]) -> dict:
+    """Cases' counts added up: held aims, wrong seats, correct with the lock at 1 to 3°,
+    sweeps and lowered guns (counted and played)."""
+    locked = [r for r in rs if r["feedback"] and r["offset_deg"] in LOCK_OFFSETS]
+
+    def total(key: str) -> int:
+        return sum(v for r in rs for k, v in r["tally"].items()
+                   if k == key or (key.endswith(":") and k.startswith(key)))
+
+    return {"held": sum(r["held"] for r in rs), "wrong": total("held:wrong"),
+            "n_lock": sum(r["held"] for r in locked),
+            "ok_lock": sum(r["tally"].get("held:correct", 0) for r in locked),
+            "sweeps": sum(r["sweeps"] for r in rs), "swept": total("sweep:seat"),
+            "lowered": total("lower:seat"), "lowers": total("lower:")}
+
+
+def _pool_cells(t: dict) -> tuple[str, str]:
+    """A pool's wrong seats and its lock figure, each with its 95 % bound."""
+    least = 1 - rate_above(t["n_lock"] - t["ok_lock"], t["n_lock"])
+    lock = (f"{t['ok_lock'] / t['n_lock']:.2%} of {t['n_lock']} ({least:.2%})"
+            if t["n_lock"] else "-")
+    return f"{t['wrong']} ({rate_above(t['wrong'], t['held']):.2%})", lock
+
+
 def summary(results: list[dict], seeds: int) -> str:
     """--grips figures pooled per grip, stance and table over the offsets (and the seeds
     given): held aims, wrong seats and their 95 % upper bound, correct with the lock at 1
     to 3° and its 95 % lower bound, the least correct case, sweeps and lowered guns
-    counted, and the seating check's verdict for that grip."""
+    counted, and the seating check's verdict for that grip; then per grip and stance
+    over the tables of each verdict."""
     groups: dict[tuple, list[dict]] = {}
     for r in results:
         groups.setdefault((r["grip"], r["stance"], r["shape"], r["size_m"], r["seating"]),
@@ -159,24 +185,29 @@ def summary(results: list[dict], seeds: int) -> str:
     rows = [f"| grip | players | table | check | held aims ({seeds} seeds) | wrong (95 % up to) "
             "| correct, lock, 1-3° (95 % at least) | least correct case | sweeps counted "
             "| lowered counted |", "|---|---|---|---|---:|---:|---:|---|---:|---:|"]
+    by_verdict: dict[tuple, list[dict]] = {}
     for (grip, stance, shape, size, seating), rs in groups.items():
-        held = sum(r["held"] for r in rs)
-        wrong = sum(r["tally"].get("held:wrong", 0) for r in rs)
-        locked = [r for r in rs if r["feedback"] and r["offset_deg"] in LOCK_OFFSETS]
-        n_lock = sum(r["held"] for r in locked)
-        ok_lock = sum(r["tally"].get("held:correct", 0) for r in locked)
+        t = _pool(rs)
+        verdict = seating_verdict(shape, size, seating, grip)
+        by_verdict.setdefault((grip, stance, verdict), []).extend(rs)
         worst = min(rs, key=lambda r: r["correct"])
-        sweeps = sum(r["sweeps"] for r in rs)
-        counted = sum(r["tally"].get("sweep:seat", 0) for r in rs)
-        lowered = sum(r["tally"].get("lower:seat", 0) for r in rs)
-        lowers = sum(v for r in rs for k, v in r["tally"].items() if k.startswith("lower:"))
-        least = 1 - rate_above(n_lock - ok_lock, n_lock)
-        lock_text = f"{ok_lock / n_lock:.2%} of {n_lock} ({least:.2%})" if n_lock else "-"
+        wrong, lock = _pool_cells(t)
         rows.append(
             f"| {grip} | {PEOPLE[stance]} | {shape} {size:.1f} m {seating} "
-            f"| {seating_verdict(shape, size, seating, grip)} | {held} "
-            f"| {wrong} ({rate_above(wrong, held):.2%}) | {lock_text} "
+            f"| {verdict} | {t['held']} | {wrong} | {lock} "
             f"| {worst['correct']:.1%} ({worst['offset_deg']:g}°, lock "
-            f"{'on' if worst['feedback'] else 'off'}) | {counted} of {sweeps} "
-            f"| {lowered} of {lowers} |")
+            f"{'on' if worst['feedback'] else 'off'}) | {t['swept']} of {t['sweeps']} "
+            f"| {t['lowered']} of {t['lowers']} |")
+    rows += ["", f"| grip | players | check | tables | held aims ({seeds} seeds) "
+             "| wrong (95 % up to) | correct, lock, 1-3° (95 % at least) | sweeps counted "
+             "| lowered counted |", "|---|---|---|---:|---:|---:|---:|---:|---:|"]
+    for (grip, stance, verdict), rs in sorted(by_verdict.items(), key=lambda kv: (
+            list(GRIPS).index(kv[0][0]), STANCES.index(kv[0][1]),
+            ("ok", "warn", "refuse").index(kv[0][2]))):
+        t = _pool(rs)
+        wrong, lock = _pool_cells(t)
+        tables = len({(r["shape"], r["size_m"], r["seating"]) for r in rs})
+        rows.append(f"| {grip} | {PEOPLE[stance]} | {verdict} | {tables} | {t['held']} "
+                    f"| {wrong} | {lock} | {t['swept']} of {t['sweeps']} "
+                    f"| {t['lowered']} of {t['lowers']} |")
     return "\n".join(rows)

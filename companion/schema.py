@@ -194,6 +194,8 @@ class Checker:
             self.player(v, path, nullable=True)
         elif name == "down":
             self.flag(v, path)
+        elif name == "keep" and v is not True:
+            raise self.fail(path, "keep: true (the Smart keeps the card down), or left out")
         elif name == "kind":
             self.one_of(v, path, KINDS, "loot kind")
         elif name == "pile":

@@ -23,6 +23,7 @@ from companion.rules.events import (
     ProfessionalStole,
     Revealed,
     RoundBegun,
+    SmartPassed,
     SmartTookBack,
     StealthyTook,
     Swapped,
@@ -68,6 +69,8 @@ def describe(e: Event) -> str:
             return f"{p} slipped away with {LOOT_WORDS[card]}."
         case SmartTookBack(player=p):
             return f"{p} took the card back."
+        case SmartPassed(player=p):
+            return f"{p} (the Smart) passed."
         case TooSlow(player=p):
             return f"{p} was too slow."
         case Revealed(player=p, target=target, card=card):

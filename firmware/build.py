@@ -22,7 +22,7 @@ FIRMWARE = ROOT / "firmware"
 
 # what goes to each board's /lib, then its main.py and example config
 SHARED_LIB = [WIRE / (name + ".py")
-              for name in ("linecodec", "debounce", "proto", "aimrule", "motion")]
+              for name in ("linecodec", "debounce", "proto", "aimrule", "motion", "lsm6")]
 SHARED_LIB += [WIRE / "hubcore.py", FIRMWARE / "lib" / "board.py"]
 BOARDS = {"hub": [FIRMWARE / "hub" / "hubhw.py", FIRMWARE / "hub" / "imu.py"]}
 

@@ -82,10 +82,14 @@ def pin_tables(pinmap):
     lines = ["| board | signal | pins |", "|---|---|---|"]
     lines += [f"| hub Pico | {signal} | {pins} |" for signal, pins in rows]
     for role, what in (("standees", "standee switches, seats 1–8"),
-                       ("tilts", "gun tilt switches (tables without a hub), seats 1–8")):
+                       ("tilts", "v2 gun tilt switches (tables without a hub), seats 1–8")):
         seats = [pi[role][s] for s in sorted(pi[role])]
         lines.append(f"| Pi | {what} | GPIO {', '.join(str(p['bcm']) for p in seats)} "
                      f"(header {', '.join(str(p['header']) for p in seats)}) |")
+    i2c = pi["i2c"]
+    lines.append(f"| Pi | guns' IMUs ↔ {pi['mux']['part']} SDA, SCL (I2C1, tables without a "
+                 f"hub) | GPIO {i2c['SDA']['bcm']}, {i2c['SCL']['bcm']} (header "
+                 f"{i2c['SDA']['header']}, {i2c['SCL']['header']}) |")
     cat, pod = pinmap["cat5e"], pinmap["pod"]
     cable = ["| Cat5e pin | T568B colour | signal |", "|---:|---|---|"]
     cable += [f"| {p} | {cat[p]['colour']} | {cat[p]['signal']} |" for p in sorted(cat)]

@@ -15,7 +15,9 @@ from typing import Any, Protocol
 from companion.rules.cards import official_deck
 
 SENSED = ("aim", "courage")  # actions the referee takes from the sensors, not from taps
-# Optional powers whose holder passes by letting the game go on (companion/bots/arena.py).
+# Optional powers whose holder passes by letting the game go on (companion/bots/arena.py),
+# unless the table lists a pass of its own: with physical cards the Smart's step rests until
+# the Smart takes the card back or passes out loud (`keep: true`, docs/API.md).
 PASS_BY_WAITING = frozenset(("swap", "smart", "junk", "forbid"))
 PEOPLE_S = 30.0  # how long the bots wait for the people at the table to raise their guns
 
@@ -118,7 +120,8 @@ class TableBot:
         self.port.command({"type": "action", "version": state["version"], "action": choice})
 
     def _tap(self, tapped: list[dict[str, Any]], mine: set[str]) -> Choice:
-        """One of the bots' players decides; an optional power may be passed by waiting."""
+        """One of the bots' players decides; an optional power may be passed by waiting,
+        or out loud where the table lists the pass (a table waiting for it would rest)."""
         by_player: dict[str, list[dict[str, Any]]] = {}
         for a in tapped:
             if a["player"] in mine:
@@ -127,7 +130,8 @@ class TableBot:
             mine_now = by_player[name]
             kind = mine_now[0]["type"]
             options: list[Choice] = [a for a in mine_now if a["type"] == kind]
-            if kind in PASS_BY_WAITING and len(tapped) > len(options):
+            out_loud = any(a is not None and a.get("keep") for a in options)
+            if kind in PASS_BY_WAITING and len(tapped) > len(options) and not out_loud:
                 options.append(None)
             choice = self.players.pick(name, options)
             after = [a for a in mine_now if a["type"] != kind]

@@ -47,8 +47,8 @@ def configured(sensors: SensorSettings | None) -> Kit:
     if sensors is None:
         return Kit()
     pods = frozenset(sensors.sim.guns).union(*(b.slot_seats for b in sensors.boards))
-    return Kit(pods, pods | {p.seat for p in sensors.gpio.tilts},
-               pods | {p.seat for p in sensors.gpio.standees})
+    guns = {p.seat for p in sensors.gpio.tilts} | set(sensors.gpio.imu.seats)  # read "raised"
+    return Kit(pods, pods | guns, pods | {p.seat for p in sensors.gpio.standees})
 
 
 def heard(readings: Readings) -> Kit:

@@ -71,6 +71,8 @@ def action_label(a: dict[str, Any], phone: bool = False,
         return ("action.swap_to", {"player": p, "card": card(a["card"])}) if a.get("card") \
             else ("action.swap", {"player": p})
     if kind == "smart":
+        if a.get("keep"):
+            return "action.smart_keep", {"player": p}
         return ("action.smart_discard", {"player": p, "card": card(a["discard"])}) \
             if a.get("discard") else ("action.smart", {"player": p})
     if kind == "junk":

@@ -105,10 +105,16 @@ class Courage(Action):
 
 @dataclass(frozen=True, slots=True)
 class Smart(Action):
-    """The Smart takes the card back and discards `discard` instead (R28)."""
+    """The Smart takes the card back and discards `discard` instead (R28); `keep`: the
+    card stays down, the Smart passes (physical cards: the table needs a way to say so)."""
 
     type = "smart"
     discard: str | None = None
+    keep: bool | None = None
+
+    def __post_init__(self) -> None:
+        if self.keep is False:  # (one spelling: not kept is taken back, the field left out)
+            object.__setattr__(self, "keep", None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -111,6 +111,14 @@ class SmartTookBack(Event):
     player: str
 
 
+@dataclass(frozen=True, slots=True)
+class SmartPassed(Event):
+    """The Smart kept the card down: the power not used (R28)."""
+
+    type = "smart_pass"
+    player: str
+
+
 # -- the card effects (R4, R6 to R9, R26, R27, R31) ----------------------------------------
 
 
@@ -278,7 +286,7 @@ class GameOver(Event):
 
 EVENTS: dict[str, type[Event]] = {cls.type: cls for cls in (
     RoundBegun, Dealt, Hustled, Swapped, Ordered, LaidDown, Healed, StealthyTook,
-    SmartTookBack, TooSlow, ProfessionalStole, Revealed, Lucky, Wounded, Eliminated,
+    SmartTookBack, SmartPassed, TooSlow, ProfessionalStole, Revealed, Lucky, Wounded, Eliminated,
     VultureTook, CuteTook, Took, Passed, FirstAid, Clipped, GoodFriend, Forbade, JunkSwapped,
     Unclaimed, GameOver)}
 

@@ -30,6 +30,7 @@ from companion.rules.events import (
     JunkSwapped,
     LaidDown,
     Ordered,
+    SmartPassed,
     SmartTookBack,
     StealthyTook,
     Swapped,
@@ -378,13 +379,17 @@ def smart(s: GameState, p: Player, a: Smart) -> None:
                        "the Smart acts after every courage choice, "
                        "only when the target lay down",
                        "smart", a.discard, "the card discarded")
+    if a.keep and not s.physical:
+        raise RuleError("R28", "with digital cards the Smart passes by discarding the card played")
+    kept = a.keep or card == p.card  # (digital: the card played "discarded" is a pass)
     if card is not None:
         assert p.card is not None  # (can_smart: a card is down)
         add_to_hand(p, p.card, 1)
         take_from_hand(p, card, "R28")
         discard(s, card)
-    p.card = None
-    s.events.append(SmartTookBack(s.round, player=p.name))
+    if not a.keep:  # (kept down, it is discarded face down with the others: R4)
+        p.card = None
+    s.events.append((SmartPassed if kept else SmartTookBack)(s.round, player=p.name))
 
 
 # -- card reveals in physical-cards mode ---------------------------------------------------

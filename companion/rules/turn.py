@@ -252,7 +252,10 @@ def may_smart(s: GameState) -> Player | None:
 
 
 def smarts(s: GameState, m: Player) -> list[Action]:
-    return [act("smart", m.name, "discard", k) for k in steps.smart_options(s, m)]
+    """Digital cards: a discard for each kind held (the card played: a pass); physical
+    ones: take the card back, or keep it down (the table cannot see which is discarded)."""
+    back = [act("smart", m.name, "discard", k) for k in steps.smart_options(s, m)]
+    return [*back, act("smart", m.name, "keep", True)] if s.physical else back
 
 
 # -- card reveals (physical cards, R7), then the card effects ------------------------------

@@ -2,9 +2,9 @@
 
 Built from a checked config by `companion sensors`, and by `companion run`, once the
 table's broker runs (`companion.runner` starts it: the bridge is one of its clients). Start
-order: bus, simulated hub, pins, serial links, the scheduler thread (switch debounce and the
-simulated hub's slots); stop in reverse, so the last words on the bus are each device going
-offline and then the bridge's own `offline` status.
+order: bus, simulated hub, pins, the Pi's IMUs, serial links, the scheduler thread (switch
+debounce and the simulated hub's slots); stop in reverse, so the last words on the bus are
+each device going offline and then the bridge's own `offline` status.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from companion.config import Config
 from companion.sensors.codec import MqttPublisher
 from companion.sensors.facts import DeviceInfo, Fact, FactSink
 from companion.sensors.gpio import GpioBackend
+from companion.sensors.pi_imu import PiImus
 from companion.sensors.scheduler import Scheduler
 from companion.sensors.serial_link import HubLink
 from companion.sensors.settings import BoardSettings, SensorSettings
@@ -69,6 +70,8 @@ class SensorBridge:
         if gpio.standees or gpio.tilts:
             self.gpio = GpioBackend(gpio, self.tee, self.scheduler, clock, pin_factory)
             self.sim.gpio = self.gpio
+        self.imus = PiImus(gpio.imu, self.tee, clock, self.scheduler.lock) if gpio.imu.seats \
+            else None
         boards = list(self.settings.boards)
         if self.sim.hub is not None:
             self.scheduler.add(self.sim.hub)
@@ -90,6 +93,8 @@ class SensorBridge:
         self.sim.start()
         if self.gpio:
             self.gpio.start()
+        if self.imus:
+            self.imus.start()
         for link in self.links:
             link.start()
         self.scheduler.start()
@@ -98,6 +103,8 @@ class SensorBridge:
     def stop(self) -> None:
         for link in self.links:
             link.stop()
+        if self.imus:
+            self.imus.stop()
         if self.gpio:
             self.gpio.stop()
         self.sim.stop()

@@ -22,6 +22,7 @@ from companion.bus.topics import ONLINE, Topics
 from companion.clock import SYSTEM_CLOCK
 from companion.commandline import add_config_argument, setup_logging
 from companion.config import Config, ConfigError, load
+from companion.sensors import pi_imu
 from companion.sensors.facts import Fact
 from companion.service.checks import service_report
 from companion.service.layout import Layout
@@ -172,20 +173,26 @@ def report(config: Config, retained: dict[str, bytes], now_ms: float
                              "a player; if it never sees one: receiver, aperture or cable)")
         if not info.get("online"):
             missing.append(f"hub {name}: offline ({info.get('reason')})")
+    missing += _imu_problems(config, infos.get(pi_imu.DEVICE),
+                             data.get(topics.device(pi_imu.DEVICE, "stat")))
     lines.append("seats:")
     seats = sorted({p.seat for p in (*sensors.gpio.standees, *sensors.gpio.tilts)}
-                   | set(sensors.sim.guns) | hub_seats
+                   | set(sensors.gpio.imu.seats) | set(sensors.sim.guns) | hub_seats
                    | {_seat(t) for t in data if "/gun/" in t or "/standee/" in t})
+    # a gun only the Pi reads (its IMU or tilt switch) has no aims: those need a hub's slots
+    pi_only = ({t.seat for t in sensors.gpio.tilts} | set(sensors.gpio.imu.seats)) - hub_seats \
+        - set(sensors.sim.guns) - {s for b in sensors.boards for s in b.slot_seats}
     for seat in seats:
         posture = data.get(topics.standee_posture(seat))
         aim = data.get(topics.gun(seat, "aim"))
         raised = data.get(topics.gun(seat, "raised"))
         parts = [f"standee {posture['posture']}" if posture else "standee ?",
-                 f"gun aims at {_target(aim)}" if aim else "gun aim ?",
-                 ("raised" if raised["raised"] else "lowered") if raised else "tilt ?"]
+                 f"gun aims at {_target(aim)}" if aim else
+                 "no aims without a hub" if seat in pi_only else "gun aim ?",
+                 ("raised" if raised["raised"] else "lowered") if raised else "raised ?"]
         lines.append(f"  seat {seat}: " + ", ".join(parts))
-        for kind, value in (("standee", posture), ("gun aim", aim), ("gun tilt", raised)):
-            if value is None:
+        for kind, value in (("standee", posture), ("gun aim", aim), ("gun raised", raised)):
+            if value is None and not (kind == "gun aim" and seat in pi_only):
                 missing.append(f"seat {seat}: no {kind} reading")
         if seat in hub_seats and posture and raised and (posture["posture"], raised["raised"]) \
                 == ("down", False):
@@ -196,11 +203,33 @@ def report(config: Config, retained: dict[str, bytes], now_ms: float
         notes.append(f"seat {tilt.seat}: its gun is read by a ball tilt switch on the Pi "
                      f"(GPIO {tilt.pin}), not by an IMU: a standing player aiming down at a "
                      "seated neighbour may read lowered, and a raised gun is not known to be "
-                     "still; aims need the hub (hardware/README.md, \"Standees and tilts on "
-                     "the Pi instead\")")
+                     "still; aims need the hub, and the Pi can read the gun's IMU instead "
+                     "(sensors.gpio.imu; hardware/README.md, \"Standees and guns on the Pi "
+                     "instead\")")
+    if sensors.gpio.imu.seats:
+        notes.append(f"seats {', '.join(map(str, sensors.gpio.imu.seats))}: the Pi reads "
+                     "their guns' IMUs: raised and lowered by angle, and how fast each turns "
+                     "(`stat`); aims and the lock LED need the hub")
     if notes:
         lines += ["notes:", *(f"  - {n}" for n in notes)]
     return lines, missing
+
+
+def _imu_problems(config: Config, info: dict | None, stat: dict | None) -> list[str]:
+    """The Pi's IMU reader: its bus, then each gun whose IMU cannot be read, once each."""
+    imu = config.sensors.gpio.imu
+    if not imu.seats:
+        return []
+    where = f"/dev/i2c-{imu.bus}"
+    if info is None:
+        return [f"IMUs on {where}: never reported (is the sensor bridge running?)"]
+    if not info.get("online"):
+        why = (stat or {}).get("bus_fault") or info.get("reason")
+        return [f"IMUs on {where}: offline ({why}): enable I2C (raspi-config) and check the "
+                f"TCA9548A at 0x{imu.mux:02x} on header pins 3 and 5"]
+    faults = (stat or {}).get("faults") or {}
+    return [f"seat {seat}: its gun's IMU (channel {int(seat) - 1} of the TCA9548A): {why}"
+            for seat, why in sorted(faults.items())]
 
 
 def _json(payload: bytes) -> dict | None:

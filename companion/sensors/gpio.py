@@ -1,5 +1,8 @@
 """Standee switches and gun tilt switches wired to the Pi's pins, through gpiozero.
 
+A gun wired to the Pi is read by its IMU (companion/sensors/pi_imu.py); a tilt switch here
+is for builders who kept v2's guns, with its faults (docs/SENSORS.md).
+
 gpiozero's `bounce_time` is not used: it behaves differently on each pin backend and
 does nothing on mock pins. Every edge is fed, with its time, to our own Debouncer.
 """

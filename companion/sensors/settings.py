@@ -1,4 +1,5 @@
-"""The `sensors:` config section: filters, GPIO pins, the serial hub, the simulated table.
+"""The `sensors:` config section: filters, GPIO pins and I2C IMUs, the serial hub, the
+simulated table.
 
 Reference with defaults and their reasons: docs/SENSORS.md.
 """
@@ -40,10 +41,25 @@ class PinInput:
 
 
 @dataclass(frozen=True)
+class ImuSettings:
+    """The guns' IMUs on the Pi's I2C header through a TCA9548A: seat s on channel s-1."""
+
+    seats: tuple[int, ...] = ()
+    bus: int = 1  # /dev/i2c-1: GPIO2 SDA, GPIO3 SCL (header pins 3 and 5)
+    mux: int = 0x70  # the TCA9548A's address, A0..A2 low
+    hz: float = 50.0  # samples a second per gun, as the hub reads 8 (hardware/IMU.md)
+
+
+IMU_SAMPLE_MS = 1.8  # one gun's sample on a 100 kHz bus: 1.58 ms of bits, 0.2 of the kernel's
+IMU_BUS_SHARE = 0.8  # at most this share of the bus's time is planned for the samples
+
+
+@dataclass(frozen=True)
 class GpioSettings:
     pin_factory: str = "default"
     standees: tuple[PinInput, ...] = ()
     tilts: tuple[PinInput, ...] = ()
+    imu: ImuSettings = field(default_factory=ImuSettings)
 
 
 @dataclass(frozen=True)
@@ -106,11 +122,18 @@ def parse(node: Node) -> SensorSettings:
     _unique(node, "gpio", "standees", [p.seat for p in gpio.standees])
     _unique(node, "gpio", "tilts", [p.seat for p in gpio.tilts])
     _unique(node, "sim", "guns", list(sim.guns))
-    for key, pins in (("standees", gpio.standees), ("tilts", gpio.tilts)):
-        both = sorted({p.seat for p in pins} & set(sim.guns))
+    for key, seats in (("standees", {p.seat for p in gpio.standees}),
+                       ("tilts", {p.seat for p in gpio.tilts}), ("imu", set(gpio.imu.seats))):
+        both = sorted(seats & set(sim.guns))
         if both:
             raise node.section("gpio").error(key, f"seat {both[0]} is on the simulated hub "
                                                   "(sensors.sim.guns) too; give it one")
+    for board in boards:  # the hub reads its own seats' IMUs
+        both = sorted(set(board.slot_seats) & set(gpio.imu.seats))
+        if both:
+            raise node.section("gpio").section("imu").error(
+                "seats", f"seat {both[0]} is in the slots of the hub {board.name!r} too, "
+                         "which reads that gun's IMU; give it one")
     names = [b.name for b in boards]
     if len(set(names)) != len(names):
         raise node.error("serial", "two boards have the same name; give each a distinct `name`")
@@ -136,7 +159,29 @@ def _gpio(node: Node, filters: Filters) -> GpioSettings:
         pin_factory=factory,
         standees=tuple(_pin(p, pull_up, active_high, filters) for p in node.items("standees")),
         tilts=tuple(_pin(p, pull_up, active_high, filters) for p in node.items("tilts")),
+        imu=_imu(node.section("imu")),
     )
+    if result.tilts and result.imu.seats:
+        raise node.error("imu", "a table reads its guns by tilt switches (`tilts`) or by "
+                                "IMUs (`imu`), not both")
+    node.done()
+    return result
+
+
+def _imu(node: Node) -> ImuSettings:
+    """The IMUs' bus, within what a 100 kHz bus can read (hardware/IMU.md, "On the Pi")."""
+    d = ImuSettings()
+    seats = tuple(node.int_list("seats", lo=1, hi=MAX_SEAT))
+    _unique_in(node, "seats", list(seats))
+    result = ImuSettings(seats=seats, bus=node.integer("bus", d.bus, lo=0, hi=31),
+                         mux=node.integer("mux", d.mux, lo=0x70, hi=0x77),
+                         hz=node.number("hz", d.hz, lo=10, hi=100))
+    busy = len(seats) * result.hz * IMU_SAMPLE_MS / 1000
+    if busy > IMU_BUS_SHARE:
+        raise node.error("hz", f"{len(seats)} guns at {result.hz:g} samples a second keep "
+                               f"the 100 kHz bus {busy:.0%} busy, more than "
+                               f"{IMU_BUS_SHARE:.0%}; at most "
+                               f"{int(IMU_BUS_SHARE * 1000 / IMU_SAMPLE_MS / len(seats))}")
     node.done()
     return result
 
@@ -249,7 +294,10 @@ def _sim(node: Node, filters: Filters) -> SimSettings:
 
 
 def _unique(node: Node, section: str, key: str, seats: list[int]) -> None:
+    _unique_in(node.section(section), key, seats)
+
+
+def _unique_in(node: Node, key: str, seats: list[int]) -> None:
     dup = {s for s in seats if seats.count(s) > 1}
     if dup:
-        sub = node.section(section)
-        raise sub.error(key, f"seat {min(dup)} appears twice")
+        raise node.error(key, f"seat {min(dup)} appears twice")

@@ -27,7 +27,8 @@ from companion.service.mdns import host_name
 from companion.service.system import Accounts
 from companion.service.unit import unit_text
 
-DEVICES = ("ttyACM*", "ttyUSB*", "ttyAMA*", "gpiochip*", "gpiomem*")  # serial ports, GPIO
+DEVICES = ("ttyACM*", "ttyUSB*", "ttyAMA*", "gpiochip*", "gpiomem*", "i2c-*")  # serial, GPIO, I2C
+OPENS = {"dialout": "the serial ports", "gpio": "the GPIO pins", "i2c": "the I2C buses"}
 MIN_FREE_MB = 200  # below this, logs and the broker's file may fill the card mid-game
 FIX = "sudo ./dev install (from the clone) sets it right"
 
@@ -108,7 +109,7 @@ def _groups(layout: Layout, accounts: Accounts) -> tuple[list[str], list[str]]:
     mine = accounts.groups_of(USER)
     lines = [f"user {USER}, in the groups {', '.join(sorted(mine))}"]
     problems = [f"{USER} is not in the group {g}, which opens "
-                f"{'the serial ports' if g == 'dialout' else 'the GPIO pins'}: {FIX}"
+                f"{OPENS[g]}: {FIX}"
                 for g in DEVICE_GROUPS if g in accounts.groups and g not in mine]
     uid = accounts.users[USER][0]
     gids = {accounts.groups[g][0] for g in mine}

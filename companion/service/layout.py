@@ -19,9 +19,10 @@ JOURNAL = STATE_DIR / "journal.sqlite3"
 BROKER_DIR = STATE_DIR / "broker"
 BROKER_PORT = 1884  # Debian's own mosquitto.service may hold 1883
 UNIT_FILE = Path("/etc/systemd/system") / UNIT
-# The groups that open the devices: GPIO chips and memory (gpio, on Raspberry Pi OS) and
-# serial ports such as the hub's /dev/ttyACM0 (dialout).
-DEVICE_GROUPS = ("gpio", "dialout")
+# The groups that open the devices: GPIO chips and memory (gpio, on Raspberry Pi OS),
+# serial ports such as the hub's /dev/ttyACM0 (dialout), the I2C buses (i2c: the guns' IMUs
+# read by the Pi).
+DEVICE_GROUPS = ("gpio", "dialout", "i2c")
 # config_dir and state_dir: (mode, owner user, owner group); None is root
 MODES = {CONFIG_DIR: (0o750, None, USER), CONFIG: (0o640, None, USER),
          STATE_DIR: (0o700, USER, USER)}

@@ -29,6 +29,8 @@ def device_lines(config: Config) -> list[str]:
     wired = (sensors.gpio.standees or sensors.gpio.tilts) and sensors.gpio.pin_factory != "mock"
     if wired:
         lines.append("DeviceAllow=char-gpiochip rw")
+    if sensors.gpio.imu.seats:  # the guns' IMUs on the Pi's I2C header
+        lines.append(f"DeviceAllow=/dev/i2c-{sensors.gpio.imu.bus} rw")
     if sensors.sim.guns:  # the simulated hub speaks over a pseudo-terminal
         lines += ["DeviceAllow=/dev/ptmx rw", "DeviceAllow=char-pts rw"]
     return [*dict.fromkeys(lines), *([] if wired else ["ProcSubset=pid"])]

@@ -7,8 +7,9 @@ aim in 200 reaching the neighbour), and each badge's light must reach each gun. 
 sitting in line along one side of a rectangle fail this; the setup flow shows the warnings
 and the suggested seating. Where the guns are held moves them (geometry.GRIPS): unless the
 table says which grip it plays with, a seating is judged by the worst grip, and by the
-worst of sitting, standing and half standing (`STANCES`: people stand up at a party
-table), each warning naming the grips and stances it holds for; `hidden_badges` says which
+worst of sitting, standing, half standing, leaning in and a turned torso (`STANCES`:
+people stand up at a party table, lean in and turn toward a neighbour), each warning
+naming the grips and stances it holds for; `hidden_badges` says which
 grips cover the holder's own badge, whatever the seating (the bench's figures per grip and
 stance: docs/PERFORMANCE.md).
 """
@@ -23,9 +24,13 @@ from companion.tablesim.hand import Hand
 from companion.tablesim.optics import Optics, paths
 
 LINK_MARGIN = 4.0  # the weakest badge must reach a gun at 4x its receiver's threshold
-# How the players may sit or stand for a whole game; leaning in and a turned torso are
-# moments within an aim, which the bench plays (docs/PERFORMANCE.md), not seatings.
-STANCES = {"seated": "seated", "standing": "standing", "mixed": "half standing"}
+# How the players may sit, stand, lean or turn (geometry.STANCES). Leaning in and a turned
+# torso are moments, not seatings, but they last through an aim: three players in a row
+# along one side who turn toward their neighbours put the middle one's shoulders between
+# the two others (a body, not the light: every badge seen still arrives 5 dB or more over
+# the threshold), so the check warns of them; it refuses only what fails seated.
+STANCES = {"seated": "seated", "standing": "standing", "mixed": "half standing",
+           "leaning": "leaning in", "turned": "turned torso"}
 
 
 @dataclass(frozen=True)

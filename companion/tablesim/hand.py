@@ -87,6 +87,8 @@ class Pointing:
         self.hand = hand
         self.moves = [Move(-1e12, -1e12, *start, *start)]
         self._i = 0
+        self._axis_of: Move | None = None  # base_axis's last resting move, and its axis
+        self._axis = (1.0, 0.0, 0.0)
         tau = 2 * math.pi / 1000.0  # per millisecond
         rms = hand.drift_deg / math.sqrt(2)  # per axis; two sines of amplitude a: RMS a
         self.drift = [(rms, tau * rng.uniform(0.1, 0.5), rng.uniform(0, 2 * math.pi))
@@ -107,6 +109,8 @@ class Pointing:
         size, angle = self.boresight
         angle += math.radians(rng.gauss(0, self.hand.roll_deg))
         self.squint = (size * math.cos(angle), size * math.sin(angle))
+        self.wander_deg = (sum(abs(a) for a, _, _ in self.drift) + abs(self.tremor[0][0])
+                           + abs(self.tremor[1][0]) + abs(self.squint[0]) + abs(self.squint[1]))
 
     def _move(self, t: float) -> Move:
         moves, i = self.moves, self._i
@@ -133,6 +137,22 @@ class Pointing:
         """Where the hand means the gun to point (no wander), at time t."""
         return self._move(t).at(t)
 
+    def base_axis(self, t: float) -> tuple[float, float, float]:
+        """`base` as a unit vector (forward, left, up). `at` lies within `wander_deg` of
+        it (drift, tremor and squint added in azimuth and elevation: at most their sum),
+        so the table can skip a badge far from it without drawing the wander; kept while
+        the hand rests at the end of a move (a hold: most of the slots)."""
+        move = self._move(t)
+        if self._axis_of is move and t >= move.t1:
+            return self._axis
+        az, el = move.at(t)
+        az, el = math.radians(az), math.radians(el)
+        ce = math.cos(el)
+        axis = (ce * math.cos(az), ce * math.sin(az), math.sin(el))
+        if t >= move.t1:
+            self._axis_of, self._axis = move, axis
+        return axis
+
     def add(self, move: Move) -> None:
         """Start `move` at its t0, dropping whatever was planned after."""
         self.moves = [m for m in self.moves if m.t0 < move.t0] + [move]
@@ -149,7 +169,11 @@ class Pointing:
             self._i = 0
 
     def at(self, t: float) -> tuple[float, float]:
-        az, el = self._move(t).at(t)
+        moves, i = self.moves, self._i
+        move = moves[i]
+        if not (move.t0 <= t and (i + 1 == len(moves) or t < moves[i + 1].t0)):
+            move = self._move(t)  # not the move in force at the last ask
+        az, el = move.at(t)
         (a1, w1, p1), (a2, w2, p2), (a3, w3, p3), (a4, w4, p4) = self.drift
         (t1, v1, q1), (t2, v2, q2) = self.tremor
         az += (a1 * math.sin(w1 * t + p1) + a2 * math.sin(w2 * t + p2)

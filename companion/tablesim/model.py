@@ -39,11 +39,13 @@ class TableModel:
                 (g, tuple((p.forward, p.left, p.up, p.irradiance)
                           for p in self._paths[g, b] if p.irradiance > 0))
                 for g in self.seats if g != b]
-        self._cos_edge = math.cos(math.radians(self.optics.acceptance_deg
-                                               + self.optics.penumbra_deg))
+        self._edge_deg = self.optics.acceptance_deg + self.optics.penumbra_deg
+        self._cos_edge = math.cos(math.radians(self._edge_deg))
         self._ambient = 1 - (1 - self.optics.ambient) ** len(self.seats)
         self._hidden = {p.seat for p in table.places if p.hides_badge}  # while aiming
         self._hands = {s: Pointing(self.hand, rng, (0.0, LOWERED_EL)) for s in self.seats}
+        # gun -> the hand's wander_deg and the cosine beyond which no wander reaches (_far)
+        self._far_of = {s: (-1.0, 1.0) for s in self.seats}
         self._bias = {s: (rng.uniform(-GYRO_BIAS_DPS, GYRO_BIAS_DPS),
                           rng.uniform(-GYRO_BIAS_DPS, GYRO_BIAS_DPS)) for s in self.seats}
         # gun -> planned aims [start, target or None, settled_at, not_steady_since]
@@ -70,11 +72,21 @@ class TableModel:
         if beacon_seat and not (beacon_seat in self._hidden
                                 and not lowered_at_rest(self._hands[beacon_seat], t_ms)):
             cos_edge = self._cos_edge
+            far_of = self._far_of
             optics = self.optics
             for gun, ways in self._pairs[beacon_seat]:
                 hand = self._hands[gun]
-                if lowered_at_rest(hand, t_ms):
-                    continue  # it points at the floor (and costs nothing)
+                if not ways or lowered_at_rest(hand, t_ms):
+                    continue  # blocked, or it points at the floor (and costs nothing)
+                bx, by, bz = hand.base_axis(t_ms)
+                wander, far = far_of[gun]
+                if wander != hand.wander_deg:
+                    wander, far = far_of[gun] = hand.wander_deg, self._far(hand.wander_deg)
+                for fw, lf, uz, _ in ways:
+                    if bx * fw + by * lf + bz * uz >= far:
+                        break
+                else:
+                    continue  # too far off for any wander to bring it within the cut-off
                 az, el = hand.at(t_ms)
                 az, el = math.radians(az), math.radians(el)
                 ce = math.cos(el)
@@ -90,6 +102,11 @@ class TableModel:
         if rng.random() < self._ambient:
             mask |= 1 << (rng.choice(self.seats) - 1)
         return mask
+
+    def _far(self, wander_deg: float) -> float:
+        """The cosine under which a path lies beyond the cut-off from wherever a hand
+        `wander_deg` from its base points (with a thousandth of a degree for rounding)."""
+        return math.cos(math.radians(min(180.0, self._edge_deg + wander_deg + 1e-3)))
 
     # -- the hands --------------------------------------------------------------------
 

@@ -4,23 +4,14 @@ I2C multiplexer at the hub (hardware/IMU.md has the bus, the cable and the rates
 `Imus.poll` reads a few guns per main-loop pass, in turn, and hands each sample to the
 hub core in physical units (gyro °/s, accelerometer g, the gun's frame: the breakout's
 x along the barrel, y to the left, z up). A gun whose IMU does not answer, or answers
-as another chip, is retried every `RETRY_MS` and reported as a failed read.
+as another chip, is retried every `RETRY_MS` and reported as a failed read. The chip's
+registers, setup and scaling are shared with the Pi's reader (lsm6.py, from companion/wire).
 """
 
-import struct
-
 import machine
+from lsm6 import BURST, CHIP, OUTX_L_G, SETUP, WHO, WHO_AM_I, sample
 
 MUX = 0x70  # TCA9548A, A0..A2 low
-CHIP = 0x6A  # LSM6DS3TR-C, SA0 low
-WHO_AM_I, WHO = 0x0F, 0x6A
-CTRL1_XL, CTRL2_G, CTRL3_C = 0x10, 0x11, 0x12
-OUTX_L_G = 0x22  # gyro x, y, z then accelerometer x, y, z: 12 bytes, little-endian
-SETUP = ((CTRL3_C, 0x44),  # block data update, register address auto-increment
-         (CTRL1_XL, 0x40),  # accelerometer 104 Hz, ±2 g
-         (CTRL2_G, 0x44))  # gyro 104 Hz, ±500 °/s
-GYRO_DPS = 0.0175  # °/s per LSB at ±500 °/s
-ACCEL_G = 0.000061  # g per LSB at ±2 g
 RETRY_MS = 1000
 
 
@@ -34,7 +25,7 @@ class Imus:
         self._seats = list(seats)
         self._ready = {}  # seat -> started; absent: never tried or failed
         self._tried = {}  # seat -> when it last failed
-        self._buf = bytearray(12)
+        self._buf = bytearray(BURST)
         self._mux = bytearray(1)
         self._one = bytearray(1)
         self._k = 0
@@ -70,9 +61,7 @@ class Imus:
             self._ready.pop(seat, None)
             self._tried[seat] = now_ms
             return None
-        gx, gy, gz, ax, ay, az = struct.unpack("<6h", self._buf)
-        return (gx * GYRO_DPS, gy * GYRO_DPS, gz * GYRO_DPS,
-                ax * ACCEL_G, ay * ACCEL_G, az * ACCEL_G)
+        return sample(self._buf)
 
     def poll(self, hub, now_ms, count):
         """Read the next `count` guns in turn into the hub core."""

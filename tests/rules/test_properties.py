@@ -63,7 +63,8 @@ def random_action(rnd: random.Random, names: tuple[str, ...]) -> Action:
     values = {
         "card": (None, *BULLETS), "give": (None, *BULLETS), "discard": (None, *BULLETS),
         "target": who, "victim": who, "got": (None, *LOOT_KIND),
-        "order": who, "down": (True, False), "kind": KINDS, "pile": (None, *range(1, 9)),
+        "order": who, "down": (True, False), "keep": (None, True, False), "kind": KINDS,
+        "pile": (None, *range(1, 9)),
         "loot": (None, *SHARES, *[tuple(rnd.sample(SHARES, 2)) for _ in range(3)],
                  tuple(rnd.choices(tuple(LOOT_KIND), k=rnd.randint(1, 8)))),
     }

@@ -68,7 +68,8 @@ def test_each_kind_has_its_class_and_the_fields_of_the_scenario_format():
     assert FIELDS == {
         "hustle": {"victim": True, "give": False}, "choose": {"card": False},
         "aim": {"target": True}, "swap": {"card": False}, "privilege": {"order": True},
-        "courage": {"down": True}, "smart": {"discard": False}, "reveal": {"card": True},
+        "courage": {"down": True}, "smart": {"discard": False, "keep": False},
+        "reveal": {"card": True},
         "take": {"loot": True}, "forbid": {"target": True, "kind": True},
         "junk": {"pile": False, "got": False}, "deal": {"loot": True},
     }

@@ -171,3 +171,26 @@ def test_an_evening_of_aims_leaves_the_table_model_no_bigger():
     finally:
         tracemalloc.stop()
     assert grown < 100_000, f"{grown} bytes kept by 6,000 aims"  # (150 bytes an aim before)
+
+
+def test_a_hand_points_within_its_wander_of_where_it_means_to():
+    """The table skips a badge whose light lies beyond the cut-off plus `wander_deg` from
+    where the hand means to point (`Pointing.base_axis`), without drawing the drift,
+    tremor and squint: the receiver's axis must never stray farther than that, shaky
+    hands, steep elevations and moves included."""
+    rng = random.Random(7)
+    worst = 0.0
+    for k in range(200):
+        pointing = Pointing(Hand(drift_deg=1.0, boresight_deg=1.0), rng, (0.0, LOWERED_EL))
+        pointing.aim_shakes(rng, (0.3, 0.5) if k % 2 else None)
+        az, el = rng.uniform(-60, 60), rng.uniform(-60, 60)
+        pointing.add(Move(0.0, 400.0, 0.0, LOWERED_EL, az, el))
+        for t in (rng.uniform(-100, 3000) for _ in range(50)):
+            a, e = (math.radians(v) for v in pointing.at(t))
+            seen = (math.cos(e) * math.cos(a), math.cos(e) * math.sin(a), math.sin(e))
+            meant = pointing.base_axis(t)
+            cos = sum(x * y for x, y in zip(seen, meant, strict=True))
+            off = math.degrees(math.acos(min(1.0, cos)))
+            assert off <= pointing.wander_deg, (k, t, off, pointing.wander_deg)
+            worst = max(worst, off / pointing.wander_deg)
+    assert worst > 0.5  # the bound is not so loose that it skips nothing

@@ -64,8 +64,8 @@ export function eventText(e) {
       return t(e.winners.length > 1 ? "event.game_over_shared" : "event.game_over", { winners: listWords(e.winners) });
     case "ordered": return t("event.ordered", { player: p, order: e.order });
     case "hustled": return t("event.hustled", { player: p, victim: e.victim });
-    case "swapped": case "lay_down": case "smart": case "too_slow": case "eliminated":
-    case "passed": case "good_friend":
+    case "swapped": case "lay_down": case "smart": case "smart_pass": case "too_slow":
+    case "eliminated": case "passed": case "good_friend":
       return t(`event.${e.type}`, { player: p });
     default: return e.text || e.type;
   }
