@@ -1,6 +1,7 @@
 """The style bots decide exactly as they did before they were made faster: every decision
-of N games of each style, digested, equals the digest the code at 2c277c8 gave (recorded
-there, before any change, by this same test's `digest`).
+of N games of each style, digested, equals the digest main's code gave with the bots as they
+were (recorded at 2c277c8 before any change, and again at 090aa66, whose Smart pass changes
+what they cover, by this same test's `digest`).
 
 A digest covers each decision in order: who decided, among which options, and what. So a
 bot that draws one random number more or less, weighs a share differently or breaks a tie
@@ -52,24 +53,24 @@ def digest(styles: Sequence[str], players: int, powers: bool, cards: str, seed: 
     return len(log), hashlib.sha256("\n".join(log).encode()).hexdigest()
 
 
-# (styles, players, powers, cards) -> (decisions, digest), from the code at 2c277c8
+# (styles, players, powers, cards) -> (decisions, digest), from main's code at 090aa66
 RECORDED = {
     (("cautious",), 8, True, "digital"):
-        (10335, "3543f76af34169b30f1cbaede2060670d17e42c710a689e269a792a7a512e6f5"),
+        (10335, "1d19d66ddb4149d1e7c3cf4d2d919da3e3954d90f8393500834bb850086b7fc1"),
     (("aggressive",), 8, True, "digital"):
-        (8063, "82ef49ee1ece0fafe14417d6986716933261f366e7149ee648c385256618e9e7"),
+        (8063, "fa925500a3987f262ab4762205bcef04d8cadb1c4c32c7f048212cc8df2b0ed0"),
     (("greedy",), 8, True, "digital"):
-        (9986, "4f14d6c4336aec8337f4b90b7e62efe911ea02a819a2b9b8814839b8b3f6f7ec"),
+        (9986, "1ab6f7f21dd6945f8246b6edd9a565f5bfef8505027fce00f9f5e4688974fe14"),
     (("vengeful",), 8, True, "digital"):
-        (10248, "78da1c9072b2a73b4cc1e2ed13d549124a53a1829397e15e2830c94a84d43f3e"),
+        (10248, "676c3c5894c305a73bb6927db5b8e8d5f0d37a882d109c95d8f13f6158f5a902"),
     (("cautious", "aggressive", "greedy", "vengeful", "random"), 8, True, "digital"):
-        (9986, "5ea713aa73bc4d93f4be7a6148ab664ad8480c72d42bcb9422c7664f442e4b59"),
+        (9986, "04c0682fbe0ee6700707e4bca450cc246de3708743280acce49b4c40ae29a23e"),
     (("cautious", "aggressive", "greedy", "vengeful"), 5, True, "digital"):
-        (7347, "7fd888d5c726474d12dbd9f8228839c4242c91954438bcc2c95e4f262c51f3f9"),
+        (7347, "8d0bb05cf711ea847eb2a7a99d18b5ed7bc617964a827df55ef643006fdb5aa1"),
     (("cautious", "aggressive", "greedy", "vengeful"), 8, False, "digital"):
         (9499, "80f44d8dbb4089c0cbaa48a76da868cf3fdbba2d8698280fd70a14cb0c3daa03"),
     (("cautious", "aggressive", "greedy", "vengeful", "random"), 6, True, "physical"):
-        (8304, "cab127dfe1a913dc4241acef3ae2e1367bfafa48b9ab6ff9f8fca39cfb545199"),
+        (8304, "9723124a2871d3af26976c20013ee6ca1c73f10a53f5ddbad2fb8d1db04938a0"),
 }
 
 
