@@ -4,7 +4,7 @@ each player seems, how likely a Bang! is to come my way."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from companion.bots.view import SeatView, Seen
 from companion.rules.cards import (
@@ -32,30 +32,41 @@ def wealth(loot: Iterable[str], power: str | None, unknown: int = 0) -> int:
     return money + (painting_value(paintings) if paintings else 0) + unknown * UNKNOWN_CARD
 
 
+DIAMONDS = frozenset(card for card, kind in LOOT_KIND.items() if kind == "diamond")
+
+
 def diamonds(loot: Iterable[str]) -> int:
-    return sum(1 for c in loot if LOOT_KIND.get(c) == "diamond")
+    return sum(map(DIAMONDS.__contains__, loot))
 
 
-def seems_worth(view: SeatView, p: Seen) -> int:
-    """A player's wealth as this seat can tell (its own exactly)."""
-    if p.name == view.me:
-        return wealth(view.loot, p.power)
-    unknown = max(0, p.loot_count - len(p.loot_seen))
-    return wealth(p.loot_seen[:p.loot_count], p.power, unknown)
+def seems_worth(view: SeatView, name: str, power: str | None, count: int,
+                seen: Sequence[str]) -> int:
+    """A player's wealth as this seat can tell from the `count` loot cards they hold and
+    those `seen` going to them (its own exactly)."""
+    if name == view.me:
+        return wealth(view.loot, power)
+    unknown = max(0, count - len(seen))
+    return wealth(seen[:count], power, unknown)
 
 
 def diamond_counts(view: SeatView) -> dict[str, int]:
-    return {p.name: diamonds(view.loot if p.name == view.me else p.loot_seen)
-            for p in view.players if p.alive}
+    """The diamonds each living player seems to hold (mine exactly), in seating order;
+    worked out once a view (a copy is handed out)."""
+    known = view.memo.get("diamonds")
+    if known is None:
+        me, seen = view.me, view.memory.seen
+        known = view.memo["diamonds"] = {
+            n: diamonds(view.loot if n == me else seen[n]) for n in view.living_names()}
+    return dict(known)  # type: ignore[call-overload]
 
 
 def riches(view: SeatView) -> dict[str, int]:
     """How rich each living player seems, the diamond bonus counted where it lies now."""
     counts = diamond_counts(view)
     top = [*sorted(counts.values(), reverse=True), 0, 0]
-    return {p.name: seems_worth(view, p)
-            + (DIAMOND_BONUS if counts[p.name] == top[0] > top[1] else 0)
-            for p in view.players if p.alive}
+    return {name: seems_worth(view, name, power, count, seen)
+            + (DIAMOND_BONUS if counts[name] == top[0] > top[1] else 0)
+            for name, power, count, seen in view.living_loot()}
 
 
 def bang_chance(p: Seen) -> float:
@@ -64,7 +75,7 @@ def bang_chance(p: Seen) -> float:
 
 def aimers(view: SeatView) -> list[Seen]:
     """The living players aiming at me now."""
-    return [p for p in view.living_others() if p.target == view.me]
+    return view.aimers()
 
 
 def hit_chance(view: SeatView) -> float:
@@ -77,13 +88,13 @@ def hit_chance(view: SeatView) -> float:
 
 def deadly(view: SeatView) -> bool:
     """Enough guns point at me to kill me if each fires a Bang!."""
-    me = view.me_seen
-    return me.wounds + len(aimers(view)) >= me.wound_limit
+    return view.wounds + len(aimers(view)) >= view.wound_limit
 
 
-@dataclass(frozen=True, slots=True)
-class Taker:
-    """What a share's worth depends on, for the player who would take it."""
+class Taker(NamedTuple):
+    """What a share's worth depends on, for the player who would take it (a named tuple:
+    one is built for most style-bot decisions and for each playout step, at a quarter of a
+    frozen dataclass's cost)."""
 
     loot: Sequence[str]
     power: str | None
@@ -100,20 +111,17 @@ def share_value(view: SeatView, share: str, bonus_weight: float = 0.5,
     return worth(share, taker_of(view), bonus_weight, painting_weight)
 
 
-_LAST: list[tuple[SeatView, Taker]] = []  # the last view's `Taker`: a decision weighs every
-#                                           share on the table against the same view
-
-
 def taker_of(view: SeatView) -> Taker:
-    """What a share's worth to me depends on, worked out once a view (views are frozen)."""
-    if _LAST and _LAST[0][0] is view:
-        return _LAST[0][1]
-    me = view.me_seen
+    """What a share's worth to me depends on, worked out once a view: a decision weighs
+    every share on the table against the same view."""
+    known = view.memo.get("taker")
+    if known is not None:
+        return known  # type: ignore[return-value]
     counts = diamond_counts(view)
     counts.pop(view.me, None)
-    taker = Taker(view.loot, me.power, me.wounds, me.wound_limit, view.round >= ROUNDS,
+    taker = Taker(view.loot, view.power, view.wounds, view.wound_limit, view.round >= ROUNDS,
                   bool(view.click and view.discards), max(counts.values(), default=0))
-    _LAST[:] = [(view, taker)]
+    view.memo["taker"] = taker
     return taker
 
 
@@ -147,9 +155,8 @@ def bonus_step(mine: int, rival: int) -> float:
 
 def lie_down_gain(view: SeatView) -> float:
     """What lying down brings by itself: the Doctor's healing, the Stealthy's $10k."""
-    me = view.me_seen
-    if me.power == DOCTOR and me.wounds:
+    if view.power == DOCTOR and view.wounds:
         return WOUND_COST
-    if me.power == STEALTHY and "bill10000" in view.table:
+    if view.power == STEALTHY and "bill10000" in view.table:
         return 10000
     return 0.0

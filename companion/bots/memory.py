@@ -29,6 +29,10 @@ from companion.rules.events import (
 )
 
 KEPT_AT_ONCE = frozenset(("clip", "first_aid", TOKEN))  # shares used at once, never held
+# The events `Memory._learn` learns from (each a direct subclass of `Event`); the others, most
+# of a game's, tell nothing it keeps and are passed over at the cost of one look-up.
+LEARNED = frozenset((Took, CuteTook, StealthyTook, JunkSwapped, Revealed, ProfessionalStole,
+                     VultureTook, Clipped, GoodFriend, Hustled))
 
 
 class Bullets:
@@ -60,28 +64,30 @@ class Memory:
 
     def update(self, events: Sequence[Event]) -> None:
         for e in events[self.read:]:
-            self._learn(e)
+            if type(e) in LEARNED:
+                self._learn(e)
         self.read = len(events)
 
     def _learn(self, e: Event) -> None:
-        """What a seat learns from `e`: its secret fields (`Event.secret`) only if its own."""
-        mine = getattr(e, "player", None) == self.me
+        """What a seat learns from `e`: its secret fields (`Event.secret`) only if its own.
+        (The cases in order of how often they come.)"""
         match e:
-            case Took(player=p, loot=card) if card not in KEPT_AT_ONCE:
-                self.seen[p].append(card)
+            case Took(player=p, loot=card):
+                if card not in KEPT_AT_ONCE:
+                    self.seen[p].append(card)
+            case Revealed(player=p, target=target, card=card):
+                self._fired(p, target, card)
             case CuteTook(player=p, loot=card) | StealthyTook(player=p, loot=card):
                 self.seen[p].append(card)
             case JunkSwapped(player=p, gave=gave, got=got):
                 _drop(self.seen[p], gave)
-                if mine and got not in KEPT_AT_ONCE:  # the Junk Dealer saw what it drew
+                if p == self.me and got not in KEPT_AT_ONCE:  # the Junk Dealer saw its draw
                     self.seen[p].append(got)
-            case Revealed(player=p, target=target, card=card):
-                self._fired(p, target, card)
             case ProfessionalStole(player=p, target=target, loot=loot):
                 self._fired(p, target, BANG)  # the Bang! was discarded face up (R27)
-                self._stole(p, target, loot if mine else None)
+                self._stole(p, target, loot if p == self.me else None)
             case VultureTook(player=p, prey=prey, loot=loot):
-                self._stole(p, prey, loot if mine else None)
+                self._stole(p, prey, loot if p == self.me else None)
             case Clipped(player=p, reloaded=True):
                 self.reloaded(p)
             case GoodFriend(player=p):

@@ -72,18 +72,22 @@ class StyleBot(Bot):
     bonus_weight: ClassVar[float] = 0.5  # how much it cares for the diamond bonus
     painting_weight: ClassVar[float] = 1.0
 
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.handlers: dict[str, Callable[[SeatView, Sequence[Option]], Option]] = {
+            "choose": self.choose, "aim": self.aim, "courage": self.courage,
+            "take": self.take, "hustle": self.hustle, "swap": self.swap,
+            "privilege": self.privilege, "smart": self.smart, "junk": self.junk,
+            "forbid": self.forbid, "reveal": self.anything, "deal": self.anything}
+
     def decide(self, view: SeatView | None, options: Sequence[Option]) -> Option:
         assert view is not None  # (needs_view)
         if len(options) == 1:
             return options[0]
-        kind = next(a.type for a in options if a is not None)
-        return self._handlers()[kind](view, options)
-
-    def _handlers(self) -> dict[str, Callable[[SeatView, Sequence[Option]], Option]]:
-        return {"choose": self.choose, "aim": self.aim, "courage": self.courage,
-                "take": self.take, "hustle": self.hustle, "swap": self.swap,
-                "privilege": self.privilege, "smart": self.smart, "junk": self.junk,
-                "forbid": self.forbid, "reveal": self.anything, "deal": self.anything}
+        first = options[0]
+        if first is None:  # (a pass: never the only option)
+            first = next(a for a in options if a is not None)
+        return self.handlers[first.type](view, options)
 
     def best(self, items: Sequence[str], key: Callable[[str], float]) -> str:
         """The item of highest `key`, a tie broken at random (never by seat order, which
@@ -128,7 +132,14 @@ class StyleBot(Bot):
         return _pick(options, Courage, lambda a: a.down is down)
 
     def value(self, view: SeatView, share: str) -> float:
-        return est.share_value(view, share, self.bonus_weight, self.painting_weight)
+        """What `share` is worth to me, worked out once a view (a take weighs each share
+        alone and again in pairs)."""
+        memo = view.memo
+        known = memo.get(share)
+        if known is None:
+            known = memo[share] = est.share_value(view, share, self.bonus_weight,
+                                                  self.painting_weight)
+        return known  # type: ignore[return-value]
 
     def take(self, view: SeatView, options: Sequence[Option]) -> Option:
         def worth(a: Option) -> float:
@@ -136,7 +147,13 @@ class StyleBot(Bot):
                 return -1.0
             if isinstance(a.loot, str):
                 return self.value(view, a.loot)
-            return sum(self.value(view, x) for x in a.loot) - _later_shares(view, self)
+            return sum(self.value(view, x) for x in a.loot) - later()
+
+        def later() -> float:
+            known = view.memo.get("later")
+            if known is None:
+                known = view.memo["later"] = _later_shares(view, self)
+            return known  # type: ignore[return-value]
         return max(options, key=worth)
 
     def hustle(self, view: SeatView, options: Sequence[Option]) -> Option:
@@ -169,8 +186,7 @@ class StyleBot(Bot):
     def junk(self, view: SeatView, options: Sequence[Option]) -> Option:
         """Swap a card worth less than an average one for a blind card of a later pile."""
         taken = view.loot[-1]
-        keep = est.wealth(view.loot, view.me_seen.power) - est.wealth(
-            view.loot[:-1], view.me_seen.power)
+        keep = est.wealth(view.loot, view.power) - est.wealth(view.loot[:-1], view.power)
         if keep >= est.UNKNOWN_CARD or (kind_of(taken) == "diamond" and self.bonus_weight >= 1):
             return None
         return _pick(options, Junk, lambda a: a.pile is None)
@@ -207,8 +223,7 @@ class AggressiveBot(StyleBot):
         return self.best(names, riches.__getitem__)
 
     def lies_down(self, view: SeatView) -> bool:
-        me = view.me_seen
-        return me.wounds + 1 >= me.wound_limit and est.hit_chance(view) > 0.4
+        return view.wounds + 1 >= view.wound_limit and est.hit_chance(view) > 0.4
 
     def swaps_in_bang(self, view: SeatView) -> bool:
         return True
@@ -237,10 +252,9 @@ class GreedyBot(StyleBot):
     def lies_down(self, view: SeatView) -> bool:
         shares = sorted((self.value(view, x) for x in view.table), reverse=True)
         gain = sum(shares[:2]) / 2 if shares else 0
-        me = view.me_seen
         loss = est.WOUND_COST
         if est.deadly(view):
-            loss += est.wealth(view.loot, me.power) + 50000
+            loss += est.wealth(view.loot, view.power) + 50000
         return est.hit_chance(view) * loss > gain
 
 
@@ -267,8 +281,8 @@ class VengefulBot(StyleBot):
         return self.grudge(view, names) or self.rnd.choice(names)
 
     def swaps_in_bang(self, view: SeatView) -> bool:
-        me = view.me_seen
-        return me.target is not None and me.target == self.grudge(view, [me.target])
+        target = view.target
+        return target is not None and target == self.grudge(view, [target])
 
     def lies_down(self, view: SeatView) -> bool:
         return est.hit_chance(view) >= 0.4 or (est.deadly(view) and bool(est.aimers(view)))

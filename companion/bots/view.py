@@ -4,7 +4,9 @@ Their own hand, face-down card and loot; the table (the loot turned up, the toke
 turn, who is alive, wounded, aimed at whom, lying down, how many cards each holds); and
 what they remember of the public story (`Memory`). Never another hand, another face-down
 card, a card drawn in secret, the order or content of the piles still to come, nor the
-game's random generator.
+game's random generator. A view reads the game part by part as its bot asks (`SeatView`);
+those parts are all it offers, and the hidden-information tests check that scrambling the
+rest changes no decision.
 
 A planning bot also gets `state`: a copy of the game with every hidden part replaced by the
 same neutral filler whatever it really was, so that it can sample what it cannot see
@@ -48,40 +50,6 @@ class Seen(NamedTuple):
     bullets: Bullets  # the bullet cards they may still hold
 
 
-class SeatView(NamedTuple):
-    """A decision's whole input: one seat's knowledge of the game (a named tuple, as
-    `Seen`: one is built for every decision)."""
-
-    me: str
-    bang: int  # my hand
-    click: int
-    card: str | None  # my face-down card
-    loot: tuple[str, ...]  # my loot, exactly
-    players: tuple[Seen, ...]  # everybody in seating order, me included
-    round: int
-    phase: str
-    godfather: str
-    table: tuple[str, ...]  # the loot on the table
-    token: bool  # the New Godfather token is still there
-    turn: str | None  # whose share it is in the split
-    forbidden: str | None
-    discards: int  # cards in the discard pile (face up or down)
-    out: tuple[str, ...]  # loot out of play, seen by all
-    piles: tuple[int, ...]  # sizes of the piles still to come
-    memory: Memory
-    state: GameState | None  # for planners: the game with its hidden parts masked
-
-    @property
-    def me_seen(self) -> Seen:
-        return self.seat_of(self.me)
-
-    def seat_of(self, name: str) -> Seen:
-        return next(p for p in self.players if p.name == name)
-
-    def living_others(self) -> list[Seen]:
-        return [p for p in self.players if p.alive and p.name != self.me]
-
-
 class Held(NamedTuple):
     """My cards and the discard pile's size, when the game keeps no hand (physical cards:
     `hands.Hands` keeps them)."""
@@ -92,32 +60,194 @@ class Held(NamedTuple):
     discards: int
 
 
+class SeatView:
+    """A decision's whole input: one seat's knowledge of the game at the moment it decides.
+
+    Each part is worked out when a bot first asks for it, from the game and the seat's
+    memory, and only from their public parts (and the seat's own): most decisions look at a
+    few (a bullet choice often at none), and building every player's record for each of
+    the 250 decisions of a game of 8 took most of a style bot's time. A view is read while
+    its decision is made, before the game moves on; the parts kept once built (`players`,
+    `aimers`, `memo`) are those of that moment."""
+
+    __slots__ = ("_aimers", "_hand", "_masked", "_me", "_memory", "_p", "_players", "_read", "_s",
+                 "_state", "me", "memo")
+
+    def __init__(self, s: GameState, me: str, memory: Memory, masked: bool = False,
+                 hand: Held | None = None) -> None:
+        self.me = me
+        self._s, self._p, self._hand, self._masked = s, s.players[s.index[me]], hand, masked
+        self._memory, self._read = memory, False
+        self._me: Seen | None = None
+        self._players: tuple[Seen, ...] | None = None
+        self._aimers: list[Seen] | None = None
+        self._state: GameState | None = None
+        # figures worked out once a view: the estimates' by name, a share's worth to the
+        # deciding bot by the share's name (`StyleBot.value`)
+        self.memo: dict[str, object] = {}
+
+    # -- mine ----------------------------------------------------------------------------
+
+    @property
+    def bang(self) -> int:  # my hand
+        return self._p.bang if self._hand is None else self._hand.bang
+
+    @property
+    def click(self) -> int:
+        return self._p.click if self._hand is None else self._hand.click
+
+    @property
+    def card(self) -> str | None:  # my face-down card
+        return self._p.card if self._hand is None else self._hand.card
+
+    @property
+    def loot(self) -> tuple[str, ...]:  # my loot, exactly
+        return tuple(self._p.loot)
+
+    # my power, wounds and target, as in `me_seen` but read without the rest of my record
+    @property
+    def power(self) -> str | None:
+        return self._p.power
+
+    @property
+    def wounds(self) -> int:
+        return self._p.wounds
+
+    @property
+    def wound_limit(self) -> int:
+        return wound_limit(self._p.power)
+
+    @property
+    def target(self) -> str | None:
+        target = self._p.target
+        return None if target is None else self._s.players[target].name
+
+    @property
+    def memory(self) -> Memory:
+        """What I remember of the story, brought up to date with it (once a view)."""
+        if not self._read:
+            self._memory.update(self._s.events)
+            self._read = True
+        return self._memory
+
+    # -- the table -----------------------------------------------------------------------
+
+    @property
+    def round(self) -> int:
+        return self._s.round
+
+    @property
+    def phase(self) -> str:
+        return self._s.phase
+
+    @property
+    def godfather(self) -> str:
+        return self._s.players[self._s.godfather].name
+
+    @property
+    def table(self) -> tuple[str, ...]:  # the loot on the table
+        return tuple(self._s.table)
+
+    @property
+    def token(self) -> bool:  # the New Godfather token is still there
+        return self._s.token
+
+    @property
+    def turn(self) -> str | None:  # whose share it is in the split
+        s = self._s
+        return None if s.turn is None else s.players[s.turn].name
+
+    @property
+    def forbidden(self) -> str | None:
+        return self._s.forbidden
+
+    @property
+    def discards(self) -> int:  # cards in the discard pile (face up or down)
+        s = self._s
+        return s.discard_bang + s.discard_click if self._hand is None else self._hand.discards
+
+    @property
+    def out(self) -> tuple[str, ...]:  # loot out of play, seen by all
+        return tuple(self._s.out)
+
+    @property
+    def piles(self) -> tuple[int, ...]:  # sizes of the piles still to come
+        return tuple(len(pile) for pile in self._s.piles)
+
+    @property
+    def state(self) -> GameState | None:
+        """For planners: the game with its hidden parts masked (`masked_state`)."""
+        if self._masked and self._state is None:
+            self._state = masked_state(self._s, self.me)
+        return self._state
+
+    # -- the players ---------------------------------------------------------------------
+
+    @property
+    def players(self) -> tuple[Seen, ...]:
+        """Everybody in seating order, me included."""
+        if self._players is None:
+            memory = self.memory
+            self._players = tuple(_seen(self._s, q, memory) for q in self._s.players)
+        return self._players
+
+    @property
+    def me_seen(self) -> Seen:
+        if self._me is None:
+            self._me = self.seat_of(self.me)
+        return self._me
+
+    def seat_of(self, name: str) -> Seen:
+        if self._players is not None:
+            return self._players[self._s.index[name]]
+        s = self._s
+        return _seen(s, s.players[s.index[name]], self.memory)
+
+    def living_others(self) -> list[Seen]:
+        return [p for p in self.players if p.alive and p.name != self.me]
+
+    def living_names(self) -> list[str]:
+        """Who is alive, in seating order, me included."""
+        return [q.name for q in self._s.players if q.alive]
+
+    def aimers(self) -> list[Seen]:
+        """The living players aiming at me now, in seating order."""
+        if self._aimers is None:
+            s, mine = self._s, self._p.seat
+            self._aimers = [self.seat_of(q.name) for q in s.players
+                            if q.target == mine and q.alive and q.seat != mine]
+        return self._aimers
+
+    def living_loot(self) -> list[tuple[str, str | None, int, list[str]]]:
+        """Each living player's name, power, number of loot cards and the shares seen going
+        to them (`Seen.loot_count`, `Seen.loot_seen`), in seating order: what a player's
+        wealth is guessed from, without the rest of their record."""
+        seen = self.memory.seen
+        return [(q.name, q.power, len(q.loot), seen[q.name]) for q in self._s.players if q.alive]
+
+    def loot_seen(self, name: str) -> list[str]:
+        """The shares seen going to `name`, not seen leaving (`Seen.loot_seen`)."""
+        return self.memory.seen[name]
+
+
 def seat_view(s: GameState, me: str, memory: Memory, masked: bool = False,
               hand: Held | None = None) -> SeatView:
-    """`me`'s view of `s`; `memory` is brought up to date with the events first."""
-    memory.update(s.events)
-    p = s.players[s.index[me]]
-    bang, click, card, discards = ((p.bang, p.click, p.card, s.discard_bang + s.discard_click)
-                                   if hand is None else hand)
-    return SeatView(
-        me=me, bang=bang, click=click, card=card, loot=tuple(p.loot),
-        players=tuple(_seen(s, q, memory) for q in s.players),
-        round=s.round, phase=s.phase, godfather=s.players[s.godfather].name,
-        table=tuple(s.table), token=s.token,
-        turn=None if s.turn is None else s.players[s.turn].name, forbidden=s.forbidden,
-        discards=discards, out=tuple(s.out),
-        piles=tuple(len(pile) for pile in s.piles), memory=memory,
-        state=masked_state(s, me) if masked else None)
+    """`me`'s view of `s`, read from `memory` brought up to date with the events."""
+    return SeatView(s, me, memory, masked, hand)
 
 
 def _seen(s: GameState, q: Player, memory: Memory) -> Seen:
-    return Seen(
-        name=q.name, seat=q.seat, power=q.power, alive=q.alive, wounds=q.wounds,
-        wound_limit=wound_limit(q.power), hand_size=q.hand_size, chosen=q.card is not None,
-        aimed=q.aimed, target=None if q.target is None else s.players[q.target].name,
-        down=q.down, in_split=q.in_split, loot_count=len(q.loot),
-        loot_seen=tuple(memory.seen[q.name]), loot_maybe=tuple(memory.maybe[q.name]),
-        bullets=memory.bullets[q.name])
+    """`q` as everybody sees them (built as a plain tuple of the fields in order: a view may
+    build all 8 players' for one decision, and keywords cost as much as the rest)."""
+    name, target = q.name, q.target
+    return _tuple(Seen, (
+        name, q.seat, q.power, q.alive, q.wounds, wound_limit(q.power), q.bang + q.click,
+        q.card is not None, q.aimed, None if target is None else s.players[target].name,
+        q.down, q.in_split, len(q.loot), tuple(memory.seen[name]), tuple(memory.maybe[name]),
+        memory.bullets[name]))
+
+
+_tuple = tuple.__new__
 
 
 def masked_state(s: GameState, me: str) -> GameState:
