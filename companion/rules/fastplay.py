@@ -279,20 +279,31 @@ def by_seat(s: GameState, rnds: Sequence[Random], played: list[Action]) -> bool:
 
 def _split_by_seat(s: GameState, rnds: Sequence[Random], played: list[Action]) -> None:
     """The split's turns while no window opens (`turn.taker`), each taker drawing one of
-    `split.take_options`; the Dictator first draws a kind to forbid or to pass."""
-    players, dictated = s.players, DICTATOR in s.powers
+    `split.take_options`; the Dictator first draws a kind to forbid or to pass. (`shares`
+    and `took_share`, written out: most of a game's actions are played here.)"""
+    players, dictated, table = s.players, DICTATOR in s.powers, s.table
     options: Shares = []
-    kept = False
-    while s.turn is not None and s.junk_card is None and (s.table or s.token):
-        p = players[s.turn]
-        dictator = split.may_forbid(s) if dictated else None
-        if dictator is not None:
+    kept = False  # (`options` hold for whoever takes next)
+    while (seat := s.turn) is not None and s.junk_card is None and (table or s.token):
+        p = players[seat]
+        if dictated and (dictator := split.may_forbid(s)) is not None:
             k = below(rnds[dictator.seat], len(KINDS) + 1)
             if k < len(KINDS):
                 forbade(s, dictator, p, KINDS[k], played)
-        options, kept = shares(s, p, options, kept)
+        if not kept or s.forbidden is not None or (p.power == GREEDY and not p.greedy_used):
+            options = list(split.take_options(s, p))
+            kept = s.forbidden is None and not (p.power == GREEDY and not p.greedy_used)
         n = len(options)
-        kept = took_share(s, p, options, below(rnds[p.seat], n) if n > 1 else 0, kept, played)
+        i = below(rnds[seat], n) if n > 1 else 0
+        share = options[i]
+        if isinstance(share, str):
+            split.took(s, p, (share,))
+            if kept and (share == TOKEN or share not in table):
+                del options[i]
+        else:
+            split.took(s, p, share or ())
+            kept = False
+        played.append(TAKEN[p.name][share])
 
 
 def asked_at_step(s: GameState) -> list[tuple[str, list[Action | None]]] | None:
