@@ -3,7 +3,8 @@ of a random game is played in (the bullet choice, the hold-up, courage, the spli
 
 Who uses it: `legal.play_random` (and `play_legal`), the loop of the random bot
 (`bots/random_bot.py`) that `bench/engine.py` times; and, through `by_seat` (each player
-drawing with their own generator), the lab's random bots (`bots/arena.py`). The
+drawing with their own generator, the Godfather's privilege too), the lab's random bots
+(`bots/arena.py`). The
 referee, the scenario replay and every other bot apply actions through `engine.apply`,
 whose handlers (`steps.py`, `split.py`) are the rules as written; read those first.
 
@@ -15,7 +16,8 @@ resting at no window, digital cards; `phases.TABLE` names them (`Phase.plays`), 
 `engine.settle` moves on after. A window's actions passed in place to reach the step come
 first in the first draw's list (`head`): one of those drawn is handed back unapplied
 (nothing played), for the window's handler. The effects it shares with the handlers
-(`steps.lay_down`, `steps.kid_last`, `split.took`, `split.forbid`) are the same functions.
+(`steps.lay_down`, `steps.kid_last`, `steps.give_order`, `steps.reaimed`, `split.took`,
+`split.forbid`) are the same functions.
 
 How it is checked: `tests/rules/test_counted.py` plays hundreds of games at tables of every
 kind both ways and checks that this plays the same actions and reaches the same states as
@@ -30,7 +32,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from companion.rules import split, steps
-from companion.rules.actions import Action, Aim, Forbid
+from companion.rules.actions import Action, Aim, Forbid, Privilege
 from companion.rules.cards import BANG, CLICK, KINDS, TOKEN
 from companion.rules.menu import Rows
 from companion.rules.powers import DICTATOR, GREEDY
@@ -41,6 +43,7 @@ if TYPE_CHECKING:
     from random import Random
 
 CHOSEN, DECIDED, TAKEN = Rows("choose", "card"), Rows("courage", "down"), Rows("take", "loot")
+ORDERS, REAIMS = Rows("privilege", "order"), Rows("aim", "target")
 
 
 def below(rnd: Random, n: int) -> int:
@@ -244,13 +247,16 @@ def forbade(s: GameState, dictator: Player, p: Player, kind: str,
 
 def by_seat(s: GameState, rnds: Sequence[Random], played: list[Action]) -> bool:
     """Play the step the game is at, if it is one of those above and rests at no window,
-    each player drawing uniformly among their own options with their own generator
+    or the Godfather's privilege and the re-aim it orders (the other windows are the
+    arena's), each player drawing uniformly among their own options with their own generator
     (`rnds`, by seat), as random bots asked one by one would (`bots/arena.py`); False,
     with nothing played, at any other step. Each option is drawn as `rnd.randrange` draws
     it, and only among two or more; the Dictator, beside the take, forbids a kind or
     passes first. The caller settles the game after (`engine.settle`)."""
-    if s.rests_at is not None or s.physical:
+    if s.physical:
         return False
+    if s.rests_at is not None:
+        return s.rests_at == Privilege.type and _privilege_by_seat(s, rnds, played)
     phase, players, to_act = s.phase, s.players, s.to_act
     if phase == CHOOSE:
         while to_act:
@@ -304,6 +310,24 @@ def _split_by_seat(s: GameState, rnds: Sequence[Random], played: list[Action]) -
             split.took(s, p, share or ())
             kept = False
         played.append(TAKEN[p.name][share])
+
+
+def _privilege_by_seat(s: GameState, rnds: Sequence[Random], played: list[Action]) -> bool:
+    """The Godfather draws whom to order (`turn.orders`: nobody first, then each one
+    `steps.orderable`), and the one ordered draws a new target (`turn.reaims`)."""
+    players = s.players
+    g = players[s.godfather]
+    may = steps.orderable(s)
+    i = below(rnds[g.seat], len(may) + 1)  # (someone is orderable: the window is open)
+    o = may[i - 1] if i else None
+    steps.give_order(s, g, o)
+    played.append(ORDERS[g.name][None if o is None else o.name])
+    if o is not None:
+        targets = steps.new_targets(s, o)
+        t = targets[below(rnds[o.seat], len(targets)) if len(targets) > 1 else 0]
+        steps.reaimed(o, t, s)
+        played.append(REAIMS[o.name][t.name])
+    return True
 
 
 def asked_at_step(s: GameState) -> list[tuple[str, list[Action | None]]] | None:
