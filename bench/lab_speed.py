@@ -7,8 +7,9 @@ against an older commit; and the deaths a game with physical cards against digit
 One core, one process, CPU time (`time.process_time`), 8 players with powers. With
 `--ref-tree`, a checkout of an older commit (`git worktree add /tmp/lab_b475 b475e92`), the
 command `companion simulate --games 2000 --players 8 --powers --seed 7` runs in turn in
-that tree and in this one (A, B, B, A; `--jobs 1` where the tree has it) and the medians of
-their user + system CPU seconds give the ratio. Figures go to docs/PERFORMANCE.md.
+that tree and in this one (A, B, B, A; `--jobs 1` where the tree has it), each tree's
+modules compiled first, and the medians of their user + system CPU seconds give the ratio.
+Figures go to docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations
@@ -36,6 +37,13 @@ def games_per_second(styles: tuple[str, ...], games: int, cards: str = "digital"
     for i in range(games):
         lab.play_game(plan, i)
     return games / (time.process_time() - start)
+
+
+def compiled(tree: Path) -> None:
+    """The tree's modules compiled once, as an installed package runs (the shell here sets
+    PYTHONDONTWRITEBYTECODE: without this, a tree never run before compiles at each run)."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "companion")],
+                   check=True, stdout=subprocess.DEVNULL)
 
 
 def command_cpu(tree: Path, jobs: bool) -> float:
@@ -85,6 +93,8 @@ def main() -> None:
 
     if args.ref_tree:
         runs: dict[str, list[float]] = {"ref": [], "this": []}
+        compiled(args.ref_tree)
+        compiled(ROOT)
         for side in ("ref", "this", "this", "ref"):
             tree = args.ref_tree if side == "ref" else ROOT
             runs[side].append(command_cpu(tree, jobs=side == "this"))
