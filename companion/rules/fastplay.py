@@ -3,8 +3,7 @@ of a random game is played in (the bullet choice, the hold-up, courage, the spli
 
 Who uses it: `legal.play_random` (and `play_legal`), the loop of the random bot
 (`bots/random_bot.py`) that `bench/engine.py` times; and, through `by_seat` (each player
-drawing with their own generator, the Godfather's privilege too), the lab's random bots
-(`bots/arena.py`). The
+drawing with their own generator), the lab's random bots (`bots/arena.py`). The
 referee, the scenario replay and every other bot apply actions through `engine.apply`,
 whose handlers (`steps.py`, `split.py`) are the rules as written; read those first.
 
@@ -16,8 +15,7 @@ resting at no window, digital cards; `phases.TABLE` names them (`Phase.plays`), 
 `engine.settle` moves on after. A window's actions passed in place to reach the step come
 first in the first draw's list (`head`): one of those drawn is handed back unapplied
 (nothing played), for the window's handler. The effects it shares with the handlers
-(`steps.lay_down`, `steps.kid_last`, `steps.give_order`, `steps.reaimed`, `split.took`,
-`split.forbid`) are the same functions.
+(`steps.lay_down`, `steps.kid_last`, `split.took`, `split.forbid`) are the same functions.
 
 How it is checked: `tests/rules/test_counted.py` plays hundreds of games at tables of every
 kind both ways and checks that this plays the same actions and reaches the same states as
@@ -32,7 +30,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from companion.rules import split, steps
-from companion.rules.actions import Action, Aim, Forbid, Privilege
+from companion.rules.actions import Action, Aim, Forbid
 from companion.rules.cards import BANG, CLICK, KINDS, TOKEN
 from companion.rules.menu import Rows
 from companion.rules.powers import DICTATOR, GREEDY
@@ -43,7 +41,6 @@ if TYPE_CHECKING:
     from random import Random
 
 CHOSEN, DECIDED, TAKEN = Rows("choose", "card"), Rows("courage", "down"), Rows("take", "loot")
-ORDERS, REAIMS = Rows("privilege", "order"), Rows("aim", "target")
 
 
 def below(rnd: Random, n: int) -> int:
@@ -247,16 +244,13 @@ def forbade(s: GameState, dictator: Player, p: Player, kind: str,
 
 def by_seat(s: GameState, rnds: Sequence[Random], played: list[Action]) -> bool:
     """Play the step the game is at, if it is one of those above and rests at no window,
-    or the Godfather's privilege and the re-aim it orders (the other windows are the
-    arena's), each player drawing uniformly among their own options with their own generator
+    each player drawing uniformly among their own options with their own generator
     (`rnds`, by seat), as random bots asked one by one would (`bots/arena.py`); False,
     with nothing played, at any other step. Each option is drawn as `rnd.randrange` draws
     it, and only among two or more; the Dictator, beside the take, forbids a kind or
     passes first. The caller settles the game after (`engine.settle`)."""
-    if s.physical:
+    if s.rests_at is not None or s.physical:
         return False
-    if s.rests_at is not None:
-        return s.rests_at == Privilege.type and _privilege_by_seat(s, rnds, played)
     phase, players, to_act = s.phase, s.players, s.to_act
     if phase == CHOOSE:
         while to_act:
@@ -285,49 +279,20 @@ def by_seat(s: GameState, rnds: Sequence[Random], played: list[Action]) -> bool:
 
 def _split_by_seat(s: GameState, rnds: Sequence[Random], played: list[Action]) -> None:
     """The split's turns while no window opens (`turn.taker`), each taker drawing one of
-    `split.take_options`; the Dictator first draws a kind to forbid or to pass. (`shares`
-    and `took_share`, written out: most of a game's actions are played here.)"""
-    players, dictated, table = s.players, DICTATOR in s.powers, s.table
+    `split.take_options`; the Dictator first draws a kind to forbid or to pass."""
+    players, dictated = s.players, DICTATOR in s.powers
     options: Shares = []
-    kept = False  # (`options` hold for whoever takes next)
-    while (seat := s.turn) is not None and s.junk_card is None and (table or s.token):
-        p = players[seat]
-        if dictated and (dictator := split.may_forbid(s)) is not None:
+    kept = False
+    while s.turn is not None and s.junk_card is None and (s.table or s.token):
+        p = players[s.turn]
+        dictator = split.may_forbid(s) if dictated else None
+        if dictator is not None:
             k = below(rnds[dictator.seat], len(KINDS) + 1)
             if k < len(KINDS):
                 forbade(s, dictator, p, KINDS[k], played)
-        if not kept or s.forbidden is not None or (p.power == GREEDY and not p.greedy_used):
-            options = list(split.take_options(s, p))
-            kept = s.forbidden is None and not (p.power == GREEDY and not p.greedy_used)
+        options, kept = shares(s, p, options, kept)
         n = len(options)
-        i = below(rnds[seat], n) if n > 1 else 0
-        share = options[i]
-        if isinstance(share, str):
-            split.took(s, p, (share,))
-            if kept and (share == TOKEN or share not in table):
-                del options[i]
-        else:
-            split.took(s, p, share or ())
-            kept = False
-        played.append(TAKEN[p.name][share])
-
-
-def _privilege_by_seat(s: GameState, rnds: Sequence[Random], played: list[Action]) -> bool:
-    """The Godfather draws whom to order (`turn.orders`: nobody first, then each one
-    `steps.orderable`), and the one ordered draws a new target (`turn.reaims`)."""
-    players = s.players
-    g = players[s.godfather]
-    may = steps.orderable(s)
-    i = below(rnds[g.seat], len(may) + 1)  # (someone is orderable: the window is open)
-    o = may[i - 1] if i else None
-    steps.give_order(s, g, o)
-    played.append(ORDERS[g.name][None if o is None else o.name])
-    if o is not None:
-        targets = steps.new_targets(s, o)
-        t = targets[below(rnds[o.seat], len(targets)) if len(targets) > 1 else 0]
-        steps.reaimed(o, t, s)
-        played.append(REAIMS[o.name][t.name])
-    return True
+        kept = took_share(s, p, options, below(rnds[p.seat], n) if n > 1 else 0, kept, played)
 
 
 def asked_at_step(s: GameState) -> list[tuple[str, list[Action | None]]] | None:

@@ -304,22 +304,18 @@ def privilege(s: GameState, p: Player, a: Privilege) -> None:
                         "gives the privilege order")
     if s.ordered is not None or "privilege" in s.done:
         raise RuleError("R5", "the privilege is given once, after the hold-up")
-    o = None if a.order is None else player_named(s, a.order, "order")
+    s.done |= {"privilege"}
+    if a.order is None:
+        return
+    o = player_named(s, a.order, "order")
     if o is p:
         raise RuleError("R5", "the Godfather orders another player, not himself")
-    if o is not None and not o.alive:
+    if not o.alive:
         raise RuleError("R8", f"{o.name} is out of the game")
-    if o is not None and not new_targets(s, o):
+    if not new_targets(s, o):
         raise RuleError("R5", f"{o.name} has no other living player to aim at")
-    give_order(s, p, o)
-
-
-def give_order(s: GameState, g: Player, o: Player | None) -> None:
-    """The Godfather `g` used the privilege: ordered `o` to aim again, or nobody (R5)."""
-    s.done |= {"privilege"}
-    if o is not None:
-        s.ordered = o.seat
-        s.events.append(Ordered(s.round, player=g.name, order=o.name))
+    s.ordered = o.seat
+    s.events.append(Ordered(s.round, player=p.name, order=o.name))
 
 
 def aim_ordered(s: GameState, p: Player, a: Aim) -> None:
@@ -332,11 +328,6 @@ def aim_ordered(s: GameState, p: Player, a: Aim) -> None:
     if t not in new_targets(s, p):
         raise RuleError("R5", f"{p.name} must aim at another living player, "
                         "not oneself and not the old target")
-    reaimed(p, t, s)
-
-
-def reaimed(p: Player, t: Player, s: GameState) -> None:
-    """`p`, ordered by the Godfather, aims at `t` now (R5)."""
     p.target = t.seat
     s.ordered = None
 

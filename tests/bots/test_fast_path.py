@@ -108,4 +108,4 @@ def test_a_seat_draws_the_same_on_the_fast_path_whatever_it_cannot_see(players):
                 actions = arena.step_actions()
                 for a in arena.next_actions() if actions is None else actions:
                     apply_in_place(s, a)
-    assert steps == {"choose", "holdup", "privilege", "courage", "split"}
+    assert steps == {"choose", "holdup", "courage", "split"}
