@@ -7,8 +7,9 @@ against an older commit; and the deaths a game with physical cards against digit
 One core, one process, CPU time (`time.process_time`), 8 players with powers. With
 `--ref-tree`, a checkout of an older commit (`git worktree add /tmp/lab_b475 b475e92`), the
 command `companion simulate --games 2000 --players 8 --powers --seed 7` runs in turn in
-that tree and in this one (A, B, B, A; `--jobs 1` where the tree has it) and the medians of
-their user + system CPU seconds give the ratio. Figures go to docs/PERFORMANCE.md.
+that tree and in this one (A, B, B, A; `--jobs 1` where the tree has it), each tree's
+modules compiled first, and the medians of their user + system CPU seconds give the ratio.
+Figures go to docs/PERFORMANCE.md.
 """
 
 from __future__ import annotations
@@ -20,13 +21,10 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 from companion.bots import lab
-from companion.bots.strong import StrongBot
-from companion.bots.styles import Option
-from companion.bots.view import SeatView
+from companion.bots.strong import PLAYOUTS
 
 ROOT = Path(__file__).resolve().parents[1]
 STYLES = ("cautious", "aggressive", "greedy", "vengeful")
@@ -41,18 +39,11 @@ def games_per_second(styles: tuple[str, ...], games: int, cards: str = "digital"
     return games / (time.process_time() - start)
 
 
-class Timed(StrongBot):
-    """The strong bot, adding up the CPU time of the decisions it thinks about."""
-
-    decisions = 0
-    seconds = 0.0
-
-    def decide(self, view: SeatView | None, options: Sequence[Option]) -> Option:
-        start = time.process_time()
-        choice = super().decide(view, options)
-        Timed.seconds += time.process_time() - start
-        Timed.decisions += 1
-        return choice
+def compiled(tree: Path) -> None:
+    """The tree's modules compiled once, as an installed package runs (the shell here sets
+    PYTHONDONTWRITEBYTECODE: without this, a tree never run before compiles at each run)."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "companion")],
+                   check=True, stdout=subprocess.DEVNULL)
 
 
 def command_cpu(tree: Path, jobs: bool) -> float:
@@ -87,13 +78,13 @@ def main() -> None:
     mixed = games_per_second((*STYLES, "random"), args.style_games)
     print(f"the four styles and random, turning seats: {mixed:.0f} games/s")
 
-    lab.STYLES["strong"] = Timed
     plan = lab.Plan(games=args.strong_games, players=8, styles=("strong", *STYLES), seed=1)
-    for i in range(args.strong_games):
-        lab.play_game(plan, i)
-    print(f"strong bot ({StrongBot(0).playouts} playouts): "
-          f"{Timed.decisions / Timed.seconds:.1f} decisions/s "
-          f"({Timed.decisions} decisions in {Timed.seconds:.1f} s)")
+    decisions, seconds = 0, 0.0
+    for i in range(args.strong_games):  # (the bot's own count and CPU time, as the lab's)
+        n, s = lab.play_game(plan, i)["strong"]
+        decisions, seconds = decisions + n, seconds + s
+    print(f"strong bot ({PLAYOUTS} playouts): {decisions / seconds:.1f} decisions/s "
+          f"({decisions} decisions in {seconds:.1f} s)")
 
     if args.physical_games:
         g = args.physical_games
@@ -102,6 +93,8 @@ def main() -> None:
 
     if args.ref_tree:
         runs: dict[str, list[float]] = {"ref": [], "this": []}
+        compiled(args.ref_tree)
+        compiled(ROOT)
         for side in ("ref", "this", "this", "ref"):
             tree = args.ref_tree if side == "ref" else ROOT
             runs[side].append(command_cpu(tree, jobs=side == "this"))

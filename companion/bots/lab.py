@@ -78,9 +78,10 @@ def parse_styles(text: str) -> tuple[str, ...]:
 
 
 def make_bot(style: str, seed: int, playouts: int | None = None) -> Bot:
-    if style == StrongBot.style and playouts is not None:
-        return StrongBot(seed, playouts=playouts)
-    return STYLES[style](seed)
+    bot = STYLES[style]
+    if issubclass(bot, StrongBot) and playouts is not None:
+        return bot(seed, playouts=playouts)
+    return bot(seed)
 
 
 def play_game(plan: Plan, i: int) -> GameRecord:
@@ -91,7 +92,11 @@ def play_game(plan: Plan, i: int) -> GameRecord:
     bots = {name: make_bot(style, rnd.getrandbits(63), plan.playouts)
             for name, style in zip(setup.players, styles, strict=True)}
     arena = Arena(setup, bots, checked=plan.checked)
-    return record(arena.play(), styles, arena.actions)
+    out = record(arena.play(), styles, arena.actions)
+    strong = [b for b in bots.values() if isinstance(b, StrongBot)]
+    if strong:  # (its decisions and their CPU seconds: the lab's decisions a second)
+        out["strong"] = (sum(b.decisions for b in strong), sum(b.thinking_s for b in strong))
+    return out
 
 
 def record(s: GameState, styles: list[str], actions: int) -> GameRecord:

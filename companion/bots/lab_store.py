@@ -55,6 +55,14 @@ CREATE TABLE seats (
   PRIMARY KEY (game, seat)
 ) WITHOUT ROWID;
 """
+# (kept apart, and made in a store of an older run too: the games' figures are the same)
+THINKING = """
+CREATE TABLE IF NOT EXISTS thinking (
+  game INTEGER PRIMARY KEY REFERENCES games (game),  -- a game with strong bots
+  decisions INTEGER NOT NULL,  -- the decisions its strong bots made
+  seconds REAL NOT NULL        -- the CPU seconds they took (the process's, where it played)
+);
+"""
 
 
 class StoreError(ValueError):
@@ -90,8 +98,11 @@ class Store:
             raise
         self.db.execute("PRAGMA journal_mode = WAL")
         self.db.execute("PRAGMA synchronous = NORMAL")
+        if plan is not None:
+            self.db.execute(THINKING)
         self._games: list[tuple[Any, ...]] = []
         self._seats: list[tuple[Any, ...]] = []
+        self._thinking: list[tuple[int, int, float]] = []
         self._since = time.monotonic()
 
     def _check(self, new: bool) -> None:
@@ -146,14 +157,16 @@ class Store:
         for i, r in enumerate(records, start):
             self._games.append(game_row(self.plan.seed, i, r))
             self._seats.extend(seat_rows(i, r))
+            if "strong" in r:
+                self._thinking.append((i, *r["strong"]))
         if (len(self._games) >= min(BATCH_GAMES, max(1, self.plan.games // 20))
                 or time.monotonic() - self._since >= BATCH_SECONDS):
             self.flush()
 
     def flush(self) -> None:
         """Commit the games added so far in one transaction."""
-        games, seats = self._games, self._seats  # (a batch cut short is played again)
-        self._games, self._seats = [], []
+        games, seats, thinking = self._games, self._seats, self._thinking
+        self._games, self._seats, self._thinking = [], [], []  # (cut short: played again)
         if games:
             with self.db:
                 self.db.execute("BEGIN")
@@ -161,7 +174,21 @@ class Store:
                                     games)
                 self.db.executemany(f"INSERT INTO seats VALUES ({', '.join('?' * 12)})",
                                     seats)
+                self.db.executemany("INSERT INTO thinking VALUES (?, ?, ?)", thinking)
         self._since = time.monotonic()
+
+    def strong_speed(self) -> dict[str, float] | None:
+        """The strong bots' decisions, the CPU seconds they took and so their decisions a
+        second, over the stored games that had them (None: none had, or an older store)."""
+        try:
+            decisions, seconds = self.db.execute(
+                "SELECT sum(decisions), sum(seconds) FROM thinking").fetchone()
+        except sqlite3.OperationalError:  # (a store written before the table was)
+            return None
+        if not decisions or not seconds:
+            return None
+        return {"decisions": decisions, "cpu_seconds": round(seconds, 3),
+                "decisions_per_second": round(decisions / seconds, 2)}
 
     def close(self) -> None:
         self.flush()

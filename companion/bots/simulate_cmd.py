@@ -209,6 +209,9 @@ def _report_only(args: argparse.Namespace) -> int:
 def _write(args: argparse.Namespace, store: Store, timing: tuple[int, float] | None) -> None:
     """The JSON, the report and the summary, from the store."""
     data = summarize(store.plan, store.db, style_summaries(lab.STYLES))
+    strong = store.strong_speed()
+    if strong is not None:  # (measured in the run: CPU seconds spent deciding, every process)
+        data["strong_bot"] = strong
     json_path = args.json or (args.report.with_suffix(".json") if args.report else None)
     written = []  # (files first: a reader closing the summary early must not lose them)
     if json_path is not None:
@@ -255,6 +258,10 @@ def print_summary(data: dict[str, Any], timing: tuple[int, float] | None) -> Non
         print(f"win rate per power (an even share is {data['even_share']:.1%}):")
         for row in data["by_power"]:
             print(f"  {row['label']:<13} {row['rate']:6.1%}  ({row['n']} games)")
+    if "strong_bot" in data:
+        strong = data["strong_bot"]
+        print(f"strong bot: {strong['decisions_per_second']:.1f} decisions a second "
+              f"({strong['decisions']} decisions in {strong['cpu_seconds']:.1f} s of CPU)")
     if len(data["by_style"]) > 1:
         print("win rate per bot style (95 % interval):")
         for row in data["by_style"]:

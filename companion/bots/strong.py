@@ -13,6 +13,7 @@ its choices depend on the machine's speed).
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
 
 from companion.bots.determinize import determinize
@@ -38,8 +39,18 @@ class StrongBot(Bot):
                  time_limit_s: float | None = None, clock: Clock = SYSTEM_CLOCK) -> None:
         super().__init__(seed)
         self.playouts, self.time_limit_s, self.clock = playouts, time_limit_s, clock
+        # what it decided and the CPU seconds it took, for the lab's decisions a second
+        # (`process_time`: a measurement of this process, never read by the decisions)
+        self.decisions, self.thinking_s = 0, 0.0
 
     def decide(self, view: SeatView | None, options: Sequence[Option]) -> Option:
+        start = time.process_time()
+        choice = self._decide(view, options)
+        self.thinking_s += time.process_time() - start
+        self.decisions += 1
+        return choice
+
+    def _decide(self, view: SeatView | None, options: Sequence[Option]) -> Option:
         assert view is not None and view.state is not None  # (needs_state)
         tried = _worth_trying(options)
         if len(tried) == 1:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ import pytest
 
 from companion.bots import lab
 from companion.bots.lab_stats import wilson
+from companion.bots.strong import StrongBot
 from companion.rules import Setup, new_game
 from companion.rules.scoring import finish, scores
 
@@ -67,11 +69,58 @@ def test_a_run_repeats_whatever_the_number_of_processes():
     plan = lab.Plan(games=10, players=4, styles=("strong", "cautious", "aggressive", "greedy",
                                                  "vengeful", "random"), seed=7, playouts=2)
     one = lab.run(plan, jobs=1)
-    assert lab.run(plan, jobs=2) == one
-    assert lab.run(plan, jobs=3) == one
+    assert untimed(lab.run(plan, jobs=2)) == untimed(one)
+    assert untimed(lab.run(plan, jobs=3)) == untimed(one)
     assert len(one) == 10 and {s["style"] for r in one for s in r["seats"]} == set(plan.styles)
     other = lab.run(lab.Plan(**{**plan.__dict__, "seed": 8}), jobs=2)
-    assert other != one
+    assert untimed(other) != untimed(one)
+
+
+def untimed(records: list[lab.GameRecord]) -> list[lab.GameRecord]:
+    """The records less the CPU seconds the strong bots took (their decisions stay)."""
+    return [{**r, "strong": r["strong"][0]} if "strong" in r else r for r in records]
+
+
+class Counted(StrongBot):
+    """The strong bot, each decision it is asked for counted here, apart from its own count."""
+
+    asked = 0
+
+    def decide(self, view, options):
+        Counted.asked += 1
+        return super().decide(view, options)
+
+
+def test_the_summary_gives_the_strong_bots_decisions_a_second_measured_in_the_run(
+        tmp_path, monkeypatch):
+    args = ("--games", "2", "--players", "4", "--bots", "strong,random", "--playouts", "2",
+            "--seed", "5")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run = simulate(*args, "--jobs", "1", "--json", str(tmp_path / "lab.json"))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert run.returncode == 0, run.stderr
+    strong = json.loads((tmp_path / "lab.json").read_text())["strong_bot"]
+
+    monkeypatch.setitem(lab.STYLES, "strong", Counted)  # the same games, played here
+    plan = lab.Plan(games=2, players=4, styles=("strong", "random"), seed=5, powers=False,
+                    playouts=2)
+    for i in range(2):
+        lab.play_game(plan, i)
+    assert strong["decisions"] == Counted.asked > 0
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    assert 0 < strong["cpu_seconds"] < cpu
+    assert strong["decisions_per_second"] == pytest.approx(
+        strong["decisions"] / strong["cpu_seconds"], rel=0.01)
+    assert (f"strong bot: {strong['decisions_per_second']:.1f} decisions a second "
+            f"({strong['decisions']} decisions in") in run.stdout
+
+
+def test_a_summary_without_strong_bots_gives_no_decisions_a_second(tmp_path):
+    run = simulate("--games", "3", "--players", "4", "--jobs", "1", "--json",
+                   str(tmp_path / "lab.json"))
+    assert run.returncode == 0, run.stderr
+    assert "strong_bot" not in json.loads((tmp_path / "lab.json").read_text())
+    assert "strong bot:" not in run.stdout
 
 
 def test_the_command_writes_the_same_data_with_one_process_or_two(tmp_path):
