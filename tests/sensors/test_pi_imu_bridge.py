@@ -7,7 +7,8 @@ import json
 import pytest
 
 from companion import config
-from companion.sensors import build_bridge, codec
+from companion.referee import fact_reader
+from companion.sensors import build_bridge
 from companion.sensors.doctor_cmd import read_live, report
 from tests.sensors.fake_i2c import FakeBus, FakeImu
 from tests.sensors.test_commands import companion, write_config
@@ -65,7 +66,7 @@ def test_guns_raised_lowered_and_aiming_down_reach_the_bus_as_a_hubs_facts(rig):
     assert obs.expect(t.device("pi-imu", "availability")) == "online"
     for seat in (1, 2):
         payload = obs.expect(t.gun(seat, "raised"), lambda p: not raised(p))
-        fact = codec.fact_from_message(t.gun(seat, "raised"), payload.encode())
+        fact = fact_reader.fact_from_message(t.gun(seat, "raised"), payload.encode())
         assert (fact.kind, fact.seat, fact.value, fact.device) == ("raised", seat, False,
                                                                    "pi-imu")
     imus[0].elevation = 0.0  # raised level
