@@ -1,6 +1,7 @@
 """Quality gates on every page a player or the Godfather sees, in every language: axe-core
 finds no accessibility violation of any impact (minor and moderate ones too, such as a
-heading level skipped), and the phone pages fit 360 px."""
+heading level skipped). That every page fits 360 px, the phone's and the Godfather's among
+them, is test_narrow_pages.py's."""
 
 from __future__ import annotations
 
@@ -10,12 +11,6 @@ from stack import PIN
 from test_languages_and_end import play_to_the_end, start
 
 from companion.dashboard.i18n import LANGUAGES
-
-NARROW = {"width": 360, "height": 780}
-OVERFLOW = """() => [document.documentElement.scrollWidth, window.innerWidth,
-  [...document.querySelectorAll('body *')].filter(
-    (e) => e.getBoundingClientRect().right > window.innerWidth + 0.5).map(
-    (e) => e.tagName + (e.id ? '#' + e.id : '') + '.' + e.className).slice(0, 5)]"""
 
 
 @pytest.fixture(scope="module")
@@ -92,16 +87,3 @@ def test_no_accessibility_violation_on_any_page(live, open_page, axe):
     failed += check_in_every_language(axe, table, live.url + "/", ".final .scores")
     assert not failed, "\n".join(failed)
 
-
-def test_the_phone_pages_fit_a_360_px_screen(live, open_page):
-    start(live, powers={"Ana": "hustler", "Bob": "kid"})
-    phone = open_page(f"/seat/1?token={live.table.access.seat_token(1)}", size="phone")
-    referee = open_page("/referee", size="phone")
-    log_in(referee)
-    for page, ready in ((phone, "#hand"), (referee, "#actions")):
-        page.set_viewport_size(NARROW)
-        for lang in LANGUAGES:
-            page.goto(f"{page.url.split('?')[0]}?lang={lang}")
-            expect(page.locator(ready).first).to_be_visible()
-            scroll_width, inner_width, wide = page.evaluate(OVERFLOW)
-            assert scroll_width <= inner_width, (page.url, lang, scroll_width, wide)
