@@ -101,3 +101,28 @@ def test_a_seating_that_fails_only_half_standing_is_said_and_the_game_starts(
             assert table.table.game is not None
     finally:
         table.stop()
+
+
+def test_an_earlier_answer_arriving_late_does_not_replace_the_later_one(chest_table, browser):
+    """On a slow network the check for five seats may answer after the one for six: the
+    form shows the answer for the six players seated, never the stale one."""
+    held = []
+    five = f"{chest_table.url}/api/seating?seats=1,2,3,4,5"
+    with referee_page(browser, chest_table.url) as page:
+        page.route(five, lambda route: held.append(route))  # the reply for five seats waits here
+        for seat, name in zip(SIX[:5], NAMES[:5], strict=True):
+            page.fill(f'input[name="name{seat}"]', name)
+        page.fill('input[name="name6"]', NAMES[5])
+        said = page.locator("#setup-seating li")
+        expect(said.nth(1)).to_contain_text("From seat 1, seats 2 and 3")
+        six_said = said.all_inner_texts()
+        assert len(held) == 1
+        stale = held[0].fetch()  # the answer for five, computed by the server now
+        chest = TableTop("rect", 1.6, "3+3", "at the chest")
+        assert stale.json()["warnings"] == seating_report(chest, SIX[:5])["warnings"]
+        assert stale.json()["warnings"] != seating_report(chest, SIX)["warnings"]  # it shows
+        with page.expect_event("requestfinished", lambda r: r.url == five):
+            held[0].fulfill(response=stale)
+        # a fresh round trip after the late reply's body has arrived: the page has read it
+        page.evaluate("() => fetch('/api/seating?seats=1,2,3,4').then((r) => r.json())")
+        assert said.all_inner_texts() == six_said

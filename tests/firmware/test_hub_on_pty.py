@@ -148,13 +148,18 @@ def locks(stderr):
 
 
 def test_the_lock_led_is_steady_on_one_target_and_blinks_on_two(start):
-    world = [*ALL_UP, {"at_ms": 0, "ir": {"3": 1}}, {"at_ms": 600, "ir": {"3": 1, "4": 1}},
-             {"at_ms": 1400, "ir": {}}]
+    """Judged against the world's own changes, stamped on the stub's clock as the latches
+    are: how long main.py takes to boot (60 to 250 ms on a busy machine) is not a rule."""
+    two, none = 600, 1400  # when gun 1 sees a second badge, and then none
+    world = [*ALL_UP, {"at_ms": 0, "ir": {"3": 1}}, {"at_ms": two, "ir": {"3": 1, "4": 1}},
+             {"at_ms": none, "ir": {}}]
     hub = start(world)
     hub.wait_for(lambda f: f[0] == "STAT" and int(f[3]) > 100, timeout=10)  # ~1.8 s
     latched = locks(hub.close())
-    steady = [b for ms, b in latched if 100 <= ms < 550]
-    blinking = [(ms, b) for ms, b in latched if 700 <= ms < 1350]
-    assert steady == [] and [b for ms, b in latched if ms < 550][-1] == 1  # lit, unchanged
-    assert {b for _, b in blinking} == {0, 1} and 4 <= len(blinking) <= 7  # 4 Hz: ~125 ms
+    one = [b for ms, b in latched if ms < two]
+    assert one[-1] == 1 and 1 not in one[:-1]  # lit once seen, and steady: unchanged
+    blinking = [b for ms, b in latched if two <= ms < none]
+    assert blinking == ([0, 1] * 4)[:len(blinking)], latched  # from lit, each latch a toggle
+    # 4 Hz for 800 ms: a toggle each 125 ms, one late or missed across a stalled pass
+    assert 5 <= len(blinking) <= 8, latched
     assert latched[-1][1] == 0  # and dark once nothing is seen

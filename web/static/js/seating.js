@@ -8,12 +8,19 @@ import { t } from "./words.js";
 
 const gripWords = (grips) => grips.map((g) => t(`grip.${g.replaceAll(" ", "_")}`)).join(", ");
 
-// The report drawn, or null (no seats, or no answer); the caller reads its `verdict`.
+// The latest question asked for each list: on a slow network an earlier question's
+// answer can arrive after a later one's, and must then not be drawn over it.
+const asked = new WeakMap();
+
+// The report drawn, or null (no seats, no answer, or a later question asked since); the
+// caller reads its `verdict`.
 export async function showSeating(list, seats) {
+  const question = (asked.get(list) || 0) + 1;
+  asked.set(list, question);
   if (!seats.length) { replace(list); return null; }
   const res = await fetch(`/api/seating?seats=${seats.join(",")}`, { credentials: "same-origin" });
-  if (!res.ok) return null;
-  const s = await res.json();
+  const s = res.ok ? await res.json() : null;
+  if (!s || asked.get(list) !== question) return null;
   const item = (text, cls = null) => el("li", { class: cls }, text);
   if (s.table === null) { replace(list, item(t("cal.seating_unknown"))); return s; }
   if (s.verdict === "ok") { replace(list, item(t("cal.seating_ok", { n: s.seats.length }), "ok")); return s; }
