@@ -58,7 +58,10 @@ class Reporter:
         return self.outbox.roster()
 
     def _on_change(self, _revision: int) -> None:
-        game = self.table.game
+        """The game from the frame the outbox built after the change's writes, never the
+        table now: a game just over there may not have its last action on disk yet, and its
+        result would carry a scenario that stops short."""
+        game = self.table.frame().t.game
         if game is None or game.id in self._queued or not game.state.over:
             return
         self._queued.add(game.id)

@@ -156,6 +156,8 @@ def test_three_tables_play_a_league_night(league_night, venue, poll_until):
     accepted = [get(f"{league}/api/games/{g['id']}") for g in games
                 if g["status"] == "accepted"]
     assert {g["table"] for g in accepted} == set(TABLES)
+    assert [(g["uid"], g["problems"]) for g in games if g["status"] != "accepted"
+            and g["uid"] != forged["uid"]] == []  # each table's results replay to their end
     claims = [{"winners": g["claimed"]["winners"], "players": g["claimed"]["players"]}
               for g in accepted]
     expected = expected_ratings(claims)
