@@ -237,10 +237,13 @@ class Decision:
         s = self.s
         if not s.links.set(inp.name, inp.up, inp.reason, s.now_ms, s.marks.last(inp.name)):
             return
-        if not inp.up and s.stage.name in ("countdown", "kid"):
+        calls_off = not inp.up and s.stage.name in ("countdown", "kid")
+        if calls_off:
             self.void(f"{inp.name} went down ({inp.reason})",
                       voided("voided.went_down", [inp.name], inp.reason))
-        self.changed(game=True)
+        # a link that comes and goes outside a countdown changes what the pages show, not
+        # the game: a Godfather's command made just before it still stands
+        self.changed(game=calls_off)
 
     def echo(self, inp: Echo) -> None:
         """The broker passed on everything it had by the probe's sending: its watermark."""

@@ -68,3 +68,28 @@ def test_a_link_that_came_back_before_the_decision_still_voids_the_count():
     port.run_for(3000)
     assert aimed(port) == [False] * 4
     assert "broker" in port.table.public_state()["voided"]
+
+
+def test_a_link_that_comes_and_goes_between_countdowns_leaves_the_godfathers_command_standing():
+    """A broker or hub that flaps on a busy Pi changes what the pages show, not the game:
+    a New game made against the table as the Godfather saw it is not refused as stale.
+    A link lost during a countdown does move the game on (the count is called off)."""
+    port = LocalPort()
+    ready(port)
+    seen = port.table.version
+    port.table.link("device:hub", False, "silent")
+    port.table.link("device:hub", True, "hello")
+    assert port.table.version == seen
+    port.command({"type": "new_game", "version": seen, "abandon": True,
+                  "players": NAMES8[:4], "powers": "none", "seed": 2})
+    for name in NAMES8[:4]:
+        port.act(type="choose", player=name, card="click")
+    port.aim(1, 2)
+    port.do("countdown")
+    counting = port.table.version
+    port.table.link("broker", False, "connection lost")
+    assert port.table.version > counting
+    with pytest.raises(CommandError) as refused:
+        port.command({"type": "new_game", "version": counting, "abandon": True,
+                      "players": NAMES8[:4], "powers": "none", "seed": 3})
+    assert refused.value.kind == "conflict"
