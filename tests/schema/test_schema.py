@@ -35,7 +35,8 @@ loot_ids = st.sampled_from(LOOT)
 FIELD_VALUES = {
     "card": bullets, "give": bullets, "discard": bullets,
     "target": maybe_player, "victim": maybe_player, "order": maybe_player,
-    "down": st.booleans(), "keep": st.just(True), "kind": st.sampled_from(KINDS), "pile": st.integers(1, ROUNDS),
+    "down": st.booleans(), "keep": st.just(True), "kind": st.sampled_from(KINDS),
+    "pile": st.integers(1, ROUNDS),
     "got": loot_ids,
     "loot": st.one_of(st.none(), st.sampled_from([*LOOT, TOKEN]),
                       st.lists(st.sampled_from([*LOOT, TOKEN]), min_size=2, max_size=2)
