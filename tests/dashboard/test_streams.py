@@ -136,7 +136,11 @@ def test_a_full_house_of_pages_and_the_godfather_and_the_phones_are_still_answer
         r = get(server.port, f"/api/seat/{seat}", **{"X-Seat-Claim": claims[seat]})
         assert r.status == 200 and json.loads(r.read())["me"]["seat"] == seat
     assert get(server.port, "/").status == 200
-    shown = [page.state() for page in pages]
+    paused, shown = table.revision, []
+    for page in pages:  # the outbox may still be sending the changes made before the pause
+        while (state := page.state())["revision"] < paused:
+            pass
+        shown.append(state)
     assert all(state["paused"] is True for state in shown)  # every page shows the pause
     assert [state["me"]["seat"] for state in shown[-8:]] == list(range(1, 9))  # phones, theirs
     refused = get(server.port, "/api/events")
