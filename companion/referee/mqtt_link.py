@@ -65,6 +65,9 @@ class RefereeLink:
         self._probe_topic = topics.referee_probe
         self._echo_at = _seconds()
         self._silent = False  # the probe, not the connection, says the broker is down
+        # the watch (its thread) and the echo (paho's) each decide and tell the table under
+        # this lock: a link said down after an echo said it up again would stay down
+        self._health = threading.Lock()
         self._fed_at = float("-inf")  # when an echo last went to the table
         self._sent_version = -1
         self._sent_events = 0
@@ -93,19 +96,21 @@ class RefereeLink:
                 continue
             sent = self.table.clock.now_ms()  # (the table's clock: the echo is its watermark)
             self.bus.publish(self._probe_topic, f"{sent:.3f}".encode(), qos=0)
-            if not self._silent and _seconds() - self._echo_at > PROBE_SILENT_S:
-                self._silent = True
-                self.table.link(BROKER, False, "not answering")
+            with self._health:
+                if not self._silent and _seconds() - self._echo_at > PROBE_SILENT_S:
+                    self._silent = True
+                    self.table.link(BROKER, False, "not answering")
 
     def _on_echo(self, _topic: str, payload: bytes) -> None:
         sent = probe_sent(payload)
         if sent is None:
             log.warning("referee probe: not a probe's send time (%r), ignored", payload[:40])
             return
-        self._echo_at = _seconds()
-        if self._silent:
-            self._silent = False
-            self.table.link(BROKER, True, "answering again")
+        with self._health:
+            self._echo_at = _seconds()
+            if self._silent:
+                self._silent = False
+                self.table.link(BROKER, True, "answering again")
         if self.table.stage.name in ("countdown", "kid") or \
                 self._echo_at - self._fed_at >= ECHO_IDLE_S:
             self._fed_at = self._echo_at
@@ -127,8 +132,9 @@ class RefereeLink:
                             str(info.get("reason", "?"))[:40])
 
     def _on_connect(self) -> None:
-        self._echo_at, self._silent = _seconds(), False
-        self.table.link(BROKER, True, "connected")  # (the client says `online` itself)
+        with self._health:
+            self._echo_at, self._silent = _seconds(), False
+            self.table.link(BROKER, True, "connected")  # (the client says `online` itself)
         if self.home_assistant:
             self._discovery()
         self._sent_version = -1
