@@ -91,7 +91,9 @@ def run(args: argparse.Namespace) -> int:
     printed = [0]
 
     def tell(_revision: int) -> None:
-        game = table.game
+        """The story told from the views the outbox built after the change's writes, so a
+        line is never printed before its action is on disk."""
+        game = table.frame().t.game
         if game is None:
             return
         if len(game.state.events) < printed[0]:
