@@ -100,6 +100,25 @@ def test_a_seat_passes_its_check_once_its_gun_and_standee_moved():
     assert not check.read(readings, (1, False), 70)[1]["gun_ok"]  # a game began: again
 
 
+def test_the_check_hears_the_table_only_while_no_game_is_played(table):
+    """A standee laid down and stood up passes its check before a game; mid-game the same
+    moves are the game's, and the check is not handed them."""
+    client = create_app(table, DashboardSettings(), sensors("{sim: {guns: [1, 2, 3, 4]}}")
+                        ).test_client()
+    client.post("/api/login", json={"pin": PIN})
+
+    def tip(seat: int) -> dict:
+        for t, posture in ((1.0, "down"), (2.0, "up")):
+            table.on_fact(Fact("posture", seat, posture, t, "hub"))
+        return client.get("/api/setup").json["seats"][seat - 1]
+
+    assert tip(1)["standee_ok"]
+    table.command({"type": "new_game", "version": table.version,
+                   "players": ["Ana", "Bob", "Cyd", "Dee"]}, Auth(control=True))
+    assert client.get("/api/setup").json["in_progress"]
+    assert not tip(2)["standee_ok"]
+
+
 def test_the_setup_answers_the_godfather_only(table):
     client = create_app(table, DashboardSettings(), sensors("{sim: {guns: [1, 2, 3, 4]}}")
                         ).test_client()
