@@ -17,6 +17,7 @@ from companion.dashboard.settings import DashboardSettings
 from companion.dashboard.setup_flow import missing
 from companion.referee import equipment
 from companion.referee.commands import Auth, CommandError
+from companion.referee.core import keep
 from companion.referee.journal import Journal
 from companion.referee.readings import Readings
 from companion.referee.settings import RefereeSettings
@@ -84,7 +85,7 @@ def test_a_seat_passes_its_check_once_its_gun_and_standee_moved():
     readings, check = Readings(), SetupCheck()
 
     def hear(kind: str, seat: int, value: object, t: float) -> dict:
-        readings.add(Fact(kind, seat, value, t, "hub"))  # type: ignore[arg-type]
+        keep(readings, Fact(kind, seat, value, t, "hub"))  # type: ignore[arg-type]
         check.heard({seat: readings.seat_now(seat, t) for seat in range(1, 9)},
                     readings.matrix.seats, None)
         return check.read(readings, None, t)
