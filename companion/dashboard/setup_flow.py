@@ -5,7 +5,8 @@ The server says which seats take a player (a gun and a standee, companion.refere
 and what each other seat lacks, how many players a game takes (the rules' counts) and, as
 the form's rows, the table's seats; the page draws them and holds no rule or range of its
 own. A seat's row turns green once its gun and standee were seen moving
-(companion.referee.setup_check).
+(companion.referee.setup_check), which hears the table only while the flow is open: with
+no game or a game over. Mid-game a standee laid down is the game's, not a check's.
 """
 
 from __future__ import annotations
@@ -37,9 +38,12 @@ def game_key(game: Game | None) -> object:
     return None if game is None else (game.id, game.state.over)
 
 
-def in_progress(table: Table) -> bool:
-    game = table.game
+def playing(game: Game | None) -> bool:
     return game is not None and not game.state.over
+
+
+def in_progress(table: Table) -> bool:
+    return playing(table.game)
 
 
 def last_table(table: Table) -> dict[str, Any]:
@@ -64,6 +68,8 @@ def setup_blueprint(table: Table, sensors: SensorSettings | None) -> Blueprint:
 
     def heard(_revision: int) -> None:
         t = table.frame().t  # what the table showed: its seats are not read again
+        if playing(t.game):
+            return  # the flow is closed: its passes start again when the game ends
         check.heard(t.sensors, t.looks, game_key(t.game))
 
     table.subscribe(heard)

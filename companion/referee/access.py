@@ -132,7 +132,7 @@ def _game_of(proof: str | None) -> int | None:
 
 class Access:
     """The table PIN (given or generated), the seats' links and the phones' claims; the
-    claims themselves are the referee's (core.State.claims), followed here (`follow`)."""
+    claims themselves are the referee's (state.State.claims), followed here (`follow`)."""
 
     def __init__(self, table: str, secret: bytes, pin: str | None) -> None:
         self.table = table

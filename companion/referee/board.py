@@ -27,6 +27,7 @@ from companion.rules.phases import (
 from companion.rules.state import Player
 
 Text = dict[str, Any]
+Guns = dict[int, tuple[Any, bool]]  # each seat's gun as read: (its aim, raised)
 
 
 def text(key: str, count: int | None = None, **args: Any) -> Text:
@@ -45,9 +46,10 @@ def round_events(s: GameState) -> list[dict[str, Any]]:
     return out[::-1]
 
 
-def arrows(game: Game, sensors: dict[int, dict[str, Any]]) -> list[Arrow]:
+def arrows(game: Game, guns: Guns) -> list[Arrow]:
     """The arrows to draw now: `kind` live (a raised gun in the hold-up), lowered (a gun
-    read aiming while down), or counted (what the rules took at "three")."""
+    read aiming while down), or counted (what the rules took at "three"). Handed the
+    guns only: an arrow is drawn from what they read, never from a standee."""
     s = game.state
     ordered = s.players[s.ordered] if s.ordered is not None else None
     out: list[Arrow] = []
@@ -58,11 +60,10 @@ def arrows(game: Game, sensors: dict[int, dict[str, Any]]) -> list[Arrow]:
                 out.append({"from": seat, "to": game.seat_of[s.players[p.target].name],
                             "kind": "counted"})
             continue
-        aim = sensors[seat]["aim"]
+        aim, raised = guns[seat]
         if (aims_live(s) or p is ordered) and isinstance(aim, int) and aim != seat \
                 and aim in game.player_at:
-            out.append({"from": seat, "to": aim,
-                        "kind": "live" if sensors[seat]["raised"] else "lowered"})
+            out.append({"from": seat, "to": aim, "kind": "live" if raised else "lowered"})
     return out
 
 
@@ -139,12 +140,3 @@ def bang_result(shooter: str, target: str, events: list[dict[str, Any]]) -> str:
                 and shooter in e["by"]:
             return "hit" if e["type"] == "wounded" else "dodged"
     return "shown"
-
-
-def stand_up_names(game: Game, sensors: dict[int, dict[str, Any]],
-                   lay_down: frozenset[str]) -> list[str]:
-    """Players whose standee lies when it no longer counts: asked to stand it back up."""
-    s = game.state
-    return [p.name for p in s.living()
-            if standee(s, p, sensors[game.seat_of[p.name]]["posture"] == "down",
-                       p.name in lay_down)["kind"] == "stand_up"]

@@ -1,138 +1,93 @@
-"""The referee's decisions: `reduce(state, input) -> (state, effects)`.
+"""The referee's one pure step: `reduce(state, input) -> (state, effects)`.
 
 A functional core: no clock (every input carries its time), no thread, no I/O. The
 shell (table.py) feeds it what the table hears, journals each input, carries out the
 effects (the journal's writes before anything is shown, then the listeners), and keeps
-the state it returns. A fact only adds to the readings, in place (nothing ever takes a
-fact back); any other input works on a fork of the state, so when the journal cannot
-take its writes the shell keeps the state it had and reduces `JournalFailed` instead.
-Commands live in core_commands.py; the countdown's reading of the sensors in stage.py.
+the state it returns (state.py). Here each input is dispatched to what decides it and a
+fact is kept in the readings (readings.py keeps them and answers what they read). A fact
+only adds to the readings, in place (nothing ever takes a fact back); any other input
+works on a fork of the state, so when the journal cannot take its writes the shell keeps
+the state it had and reduces `JournalFailed` instead. Commands live in core_commands.py;
+the countdown's reading of the sensors in stage.py (docs/REFEREE.md).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
 from typing import Any
 
 from companion.referee import ending, equipment, replay, views
 from companion.referee import stage as stages
 from companion.referee.commands import CommandError
-from companion.referee.game import Game, engine_setup
+from companion.referee.core_commands import command
+from companion.referee.game import Game
 from companion.referee.inputs import (
-    Boot,
     Changed,
     Claim,
+    Command,
     Echo,
     Effect,
-    Entry,
     Heard,
+    Input,
     JournalFailed,
     Link,
     Log,
     Record,
+    Refused,
+    Schedule,
+    StandIns,
     Tick,
     Write,
 )
 from companion.referee.labels import voided
-from companion.referee.links import Links
 from companion.referee.readings import Readings
 from companion.referee.stage import Sensed, Stage
+from companion.referee.state import OVERRIDE, SENSOR, State, step
 from companion.referee.timing import Timing
-from companion.referee.watermarks import BROKER, WAIT_MS, Watermarks
-from companion.rules import Action, RuleError, apply_in_place, new_game
+from companion.referee.watermarks import BROKER, WAIT_MS
+from companion.rules import Action, RuleError, apply_in_place
 from companion.rules.events import Event, GameOver, RoundBegun, Wounded
 from companion.rules.phases import reads_aims
-
-OVERRIDE, SENSOR = "override", "sensor"  # the journal's sources of what the sensors read
-
-
-@dataclass
-class State:
-    """Everything the referee decides from; changed only by `reduce`."""
-
-    table: str
-    timing: Timing
-    version: int  # bumped by every change to the game or the referee's stage
-    last_game: int  # the highest game number given
-    now_ms: float  # the time of the last input
-    revision: int = 0  # bumped by every change at all, sensor readings included
-    readings: Readings = field(default_factory=Readings)
-    links: Links = field(default_factory=Links)  # the referee never decides blind
-    marks: Watermarks = field(default_factory=Watermarks)  # how far each source was heard
-    game: Game | None = None
-    stage: Stage = field(default_factory=Stage)
-    paused: bool = False
-    lay_down: dict[str, float] = field(default_factory=dict)  # wounded asked to lie, since
-    ambiguous: dict[str, list[int]] = field(default_factory=dict)  # aims the Godfather decides
-    voided: str | None = None  # why the last countdown was called off
-    voided_text: dict[str, Any] | None = None  # the same, in the pages' words (labels.voided)
-    journal_error: str | None = None  # why play is paused: the journal failed
-    replays: tuple[dict[str, Any], ...] = ()  # this round's countdowns, as read
-    claims: dict[int, str] = field(default_factory=dict)  # seat -> its phone's claim digest
-    phones: dict[str, str] = field(default_factory=dict)  # player -> their phone's, all games
-    stand_ins: dict[int, str] = field(default_factory=dict)  # seat -> the bot playing it
-    step_key: tuple[Any, ...] = ()  # the step commands are made about (see `step`)
-    step_version: int = 0  # the version that step began at
-    configured: equipment.Kit = field(default_factory=equipment.Kit)  # the sensors' config
-
-    def kit(self) -> equipment.Kit:
-        """The seats whose sensors speak for them: configured, or heard (docs/REFEREE.md)."""
-        return self.configured | self.readings.kit()
-
-    def fork(self) -> State:
-        """A copy to decide on: what a command changes is its own, the rest shared."""
-        game = self.game
-        if game is not None:
-            game = replace(game, actions=list(game.actions), sources=list(game.sources),
-                           seqs=list(game.seqs), times=list(game.times))
-        return replace(self, readings=self.readings.fork(), links=self.links.copy(),
-                       marks=self.marks.copy(),
-                       game=game, lay_down=dict(self.lay_down),
-                       ambiguous=dict(self.ambiguous), claims=dict(self.claims),
-                       phones=dict(self.phones), stand_ins=dict(self.stand_ins))
+from companion.sensors.facts import Fact
 
 
-def start(boot: Boot) -> State:
-    """The first state of a session: the game the journal resumes, where it left off."""
-    state = State(boot.table, boot.timing, boot.version, boot.last_game, boot.at_ms,
-                  configured=equipment.Kit(*(frozenset(boot.sensored.get(part, ()))
-                                             for part in ("ir", "tilt", "standee"))))
-    if boot.game is not None:
-        r = boot.game
-        load(state, r.id, r.setup, list(r.entries), r.last_seq)
-        state.claims = dict(r.claims)
-        state.phones = dict(r.phones)
-    state.step_key, state.step_version = step(state), state.version
-    return state
+def reduce(state: State, inp: Input) -> tuple[State, list[Effect]]:
+    """The state after `inp`, and what the shell must do (module docstring)."""
+    work = state if isinstance(inp, Heard) and not deciding(state, inp) else state.fork()
+    work.now_ms = max(state.now_ms, inp.at_ms)
+    d = Decision(work)
+    handlers: dict[type, Callable[[Any], None]] = {
+        Heard: d.heard, Link: d.link, Echo: d.echo, Claim: d.claim, Tick: d.tick,
+        JournalFailed: d.journal_failed, Command: lambda i: command(d, i),
+        Schedule: lambda i: work.readings.matrix.schedule(i.seats, i.slot_us),
+        StandIns: d.stand_ins,
+    }
+    try:
+        handlers[type(inp)](inp)
+    except CommandError as e:
+        state.now_ms = work.now_ms
+        return state, [Refused(e.kind, e.message, e.extra)]
+    return work, d.out
 
 
-def load(s: State, game_id: int, setup: dict[str, Any], entries: list[Entry],
-         last_seq: int) -> None:
-    """Play a game's journaled actions again (accepted once: the rules accept them again)."""
-    state = new_game(engine_setup(setup))
-    game = Game(game_id, setup, state, {n: int(seat) for n, seat in setup["seats"].items()},
-                last_seq=last_seq)
-    for entry in entries:
-        apply_in_place(state, entry.action)
-        game.actions.append(entry.action)
-        game.sources.append(entry.source)
-        game.seqs.append(entry.seq)
-        game.times.append(entry.at_ms)
-    if state.over:
-        game.history = ending.history(game)
-    s.game, s.stage, s.ambiguous = game, Stage(), {}
-    if state.ordered is not None:  # an order awaited (an undo, a restart)
-        s.stage = Stage("reaim", since_ms=s.now_ms)
-    s.lay_down = stages.lay_down_requests(game, s.lay_down, s.readings, s.now_ms)
+def deciding(s: State, inp: Heard) -> bool:
+    """Whether a fact may let a countdown waiting for it be decided (the state is then
+    forked, as for any input that may write)."""
+    return (inp.fact.kind == "seen" and s.stage.name in ("countdown", "kid")
+            and max(s.now_ms, inp.at_ms) >= s.stage.decide_ms)
 
 
-def step(s: State) -> tuple[Any, ...]:
-    """What a command was made about: the rules step, whose turn, the referee's stage."""
-    if s.game is None:
-        return ()
-    g = s.game.state
-    return (s.game.id, g.round, g.phase, g.turn, g.ordered, g.junk_card, g.done,
-            s.stage.name, s.paused)
+def keep(readings: Readings, fact: Fact) -> None:
+    """A fact into the readings: a round's looks to the matrix, a lock indicator as it is
+    now (a countdown never reads it), any other reading onto its seat's track."""
+    if fact.kind == "seen":
+        if isinstance(fact.value, tuple):  # (the codec checked it)
+            readings.matrix.add(fact.t_ms, fact.value)
+    elif fact.kind == "lock":
+        if isinstance(fact.value, int):
+            readings.locks[fact.seat] = fact.value
+    else:
+        readings.sensor_track(fact.seat, fact.kind).add(fact.t_ms, fact.value)
 
 
 class Decision:
@@ -219,7 +174,7 @@ class Decision:
 
     def heard(self, inp: Heard) -> None:
         s, fact = self.s, inp.fact
-        s.readings.add(fact)
+        keep(s.readings, fact)
         if fact.kind == "seen":  # a round's looks, dozens a second: the matrix is read, not
             # pushed; its time is the hub's watermark, named as its link is (mqtt_link)
             s.marks.advance(f"device:{fact.device[:32]}", fact.t_ms)
@@ -320,6 +275,10 @@ class Decision:
         if reads_aims(st.step):
             s.stage = stages.after_snapshot(game.state, s.now_ms, s.timing)
         self.changed(game=True)
+
+    def stand_ins(self, inp: StandIns) -> None:
+        self.s.stand_ins = dict(inp.bots)
+        self.changed(game=False)
 
     def journal_failed(self, inp: JournalFailed) -> None:
         """Nothing is shown that is not on disk: play waits until the Godfather resumes."""

@@ -1,25 +1,30 @@
 """The commands of the tablet and the phones, decided by the core (core.py): each checks
-what it was sent against the state, then changes the state and says what to journal."""
+what it was sent against the state, then changes the state and says what to journal.
+The core dispatches to them, handing its `Decision` (so it is named here for types only)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion.referee import amend, core
+from companion.referee import amend
 from companion.referee import stage as stages
 from companion.referee.access import SENSED, check_player, check_sensed, reseated
 from companion.referee.commands import EXACT_VERSION, Auth, CommandError
 from companion.referee.inputs import Command, Entry, Finish, Hold, NewGame, Rewrite, Undo
 from companion.referee.setup import SEATING, check_setup
 from companion.referee.stage import Stage
+from companion.referee.state import OVERRIDE, load
 from companion.schema import parse_action
 from companion.yamlfile import FieldError
 
-Handler = Callable[["core.Decision", dict[str, Any], Auth], None]
+if TYPE_CHECKING:
+    from companion.referee.core import Decision
+
+Handler = Callable[["Decision", dict[str, Any], Auth], None]
 
 
-def command(d: core.Decision, inp: Command) -> None:
+def command(d: Decision, inp: Command) -> None:
     cmd, auth = inp.cmd, inp.auth
     if not isinstance(cmd, dict):
         raise CommandError("invalid", "a command is a JSON object with a type")
@@ -43,7 +48,7 @@ def command(d: core.Decision, inp: Command) -> None:
     handler(d, cmd, auth)
 
 
-def new_game(d: core.Decision, cmd: dict[str, Any], _auth: Auth) -> None:
+def new_game(d: Decision, cmd: dict[str, Any], _auth: Auth) -> None:
     s = d.s
     if s.game and not s.game.state.over and cmd.get("abandon") is not True:
         raise CommandError("rule", "a game is in progress: send abandon: true to end it",
@@ -56,7 +61,7 @@ def new_game(d: core.Decision, cmd: dict[str, Any], _auth: Auth) -> None:
         d.write(Finish(s.game.id))
     s.lay_down.clear()
     s.replays = ()
-    core.load(s, s.last_game, setup, [], 0)
+    load(s, s.last_game, setup, [], 0)
     s.claims = reseated(s.phones, s.game.seat_of if s.game else {})
     for seat, digest in sorted(s.claims.items()):  # journaled: a restart keeps them
         d.write(Hold(s.last_game, seat, digest, s.now_ms))
@@ -78,7 +83,7 @@ def check_seating(cmd: dict[str, Any]) -> None:
                        code=f"seating_{seating['verdict']}", verdict=seating["verdict"])
 
 
-def action(d: core.Decision, cmd: dict[str, Any], auth: Auth) -> None:
+def action(d: Decision, cmd: dict[str, Any], auth: Auth) -> None:
     game = d.need_game()
     try:
         act = parse_action(cmd.get("action"), tuple(game.state.index), game.state.physical,
@@ -92,10 +97,10 @@ def action(d: core.Decision, cmd: dict[str, Any], auth: Auth) -> None:
                                       "posture (what the sensors read)")
     check_sensed(auth, act.player, game.seat_of[act.player], act.type,
                  d.s.kit(), override)
-    d.apply(act, core.OVERRIDE if override else "tablet" if auth.control else "phone")
+    d.apply(act, OVERRIDE if override else "tablet" if auth.control else "phone")
 
 
-def countdown(d: core.Decision, _cmd: dict[str, Any], _auth: Auth) -> None:
+def countdown(d: Decision, _cmd: dict[str, Any], _auth: Auth) -> None:
     s, game = d.s, d.need_game()
     if down := s.links.down():
         raise CommandError("blind", f"no countdown while the {down[0].link} link is down "
@@ -106,7 +111,7 @@ def countdown(d: core.Decision, _cmd: dict[str, Any], _auth: Auth) -> None:
     d.changed(game=True)
 
 
-def override(d: core.Decision, cmd: dict[str, Any], _auth: Auth) -> None:
+def override(d: Decision, cmd: dict[str, Any], _auth: Auth) -> None:
     seat, fact, clear, value = amend.reading(cmd)
     if clear:
         d.s.readings.clear(seat, fact)
@@ -115,16 +120,16 @@ def override(d: core.Decision, cmd: dict[str, Any], _auth: Auth) -> None:
     d.changed(game=True)
 
 
-def undo(d: core.Decision, _cmd: dict[str, Any], _auth: Auth) -> None:
+def undo(d: Decision, _cmd: dict[str, Any], _auth: Auth) -> None:
     game = d.need_game()
     entries = game.entries()
     last = amend.last_of_round(game, entries)
     d.write(Undo(game.id, last.seq))
-    core.load(d.s, game.id, game.setup, entries[:-1], game.last_seq)
+    load(d.s, game.id, game.setup, entries[:-1], game.last_seq)
     d.changed(game=True)
 
 
-def recount(d: core.Decision, cmd: dict[str, Any], _auth: Auth) -> None:
+def recount(d: Decision, cmd: dict[str, Any], _auth: Auth) -> None:
     """Count one player's part of a settled countdown otherwise, from its replay."""
     s, game = d.s, d.need_game()
     if s.stage.name in ("countdown", "kid"):
@@ -139,11 +144,11 @@ def recount(d: core.Decision, cmd: dict[str, Any], _auth: Auth) -> None:
     fresh = [Entry(seq, a, source, at) for seq, (a, source, at) in zip(seqs, actions,
                                                                         strict=True)]
     s.replays = amend.marked(s.replays, shown, act)
-    core.load(s, game.id, game.setup, kept + fresh, game.last_seq + len(actions))
+    load(s, game.id, game.setup, kept + fresh, game.last_seq + len(actions))
     d.changed(game=True)
 
 
-def release(d: core.Decision, cmd: dict[str, Any], _auth: Auth) -> None:
+def release(d: Decision, cmd: dict[str, Any], _auth: Auth) -> None:
     """The Godfather frees a seat: its phone is cut off, the link claims it again."""
     s, seat = d.s, cmd.get("seat")
     seats = frozenset(s.game.player_at) if s.game else frozenset()
@@ -158,13 +163,13 @@ def release(d: core.Decision, cmd: dict[str, Any], _auth: Auth) -> None:
     d.changed(game=True)
 
 
-def pause(d: core.Decision, _cmd: dict[str, Any], _auth: Auth) -> None:
+def pause(d: Decision, _cmd: dict[str, Any], _auth: Auth) -> None:
     d.s.paused = True
     d.s.stage = Stage()
     d.changed(game=True)
 
 
-def resume(d: core.Decision, _cmd: dict[str, Any], _auth: Auth) -> None:
+def resume(d: Decision, _cmd: dict[str, Any], _auth: Auth) -> None:
     d.s.paused, d.s.journal_error = False, None  # (the next action writes again)
     d.changed(game=True)
 

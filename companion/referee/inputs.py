@@ -3,7 +3,7 @@ its time on the table's clock, each as JSON for the journal of inputs.
 
 The inputs are the record of truth: a session of the table is its `Boot` (where it
 started: the game resumed, the version it counts from, its settings) followed by its
-inputs in order; `reducer.reduce` turns each into decisions (effects) with no clock, thread
+inputs in order; `core.reduce` turns each into decisions (effects) with no clock, thread
 or I/O of its own, so the journal of inputs replays a session decision for decision
 (docs/REFEREE.md, "Every call replayable"). An input's journal row is made here whole:
 the hub's looks short (`LooksRows`: most rows are looks), every other input in full.

@@ -2,7 +2,7 @@
 
 Each start of the table journals its `Boot` and then every input the referee acted on,
 with what it decided and a digest of the public view it showed (table.py). A replay runs
-the same inputs through the same core (reducer.reduce) and compares, input after input, the
+the same inputs through the same core (core.reduce) and compares, input after input, the
 decision and the view; it stops at the first that differs and says which input it was,
 what was expected and what came out. A disputed call at a real table replays at home.
 """
@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from companion.referee import core, reducer
+from companion.referee import core
 from companion.referee.inputs import Boot, LooksRows, decided
 from companion.referee.journal import Journal
 from companion.referee.outbox import view_digest
+from companion.referee.state import start
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ def replay_boot(journal: Journal, boot: int) -> Replayed:
     looks = LooksRows()
     first = looks.from_json(rows[0][3], rows[0][2], rows[0][4])
     assert isinstance(first, Boot)
-    state = core.start(first)
+    state = start(first)
     views, last = 0, rows[0][0]
     for seq, _game, at_ms, kind, data, recorded in rows[1:]:
         if seq != last + 1:  # (inputs reach the disk in order: a gap is a damaged record)
@@ -60,7 +61,7 @@ def replay_boot(journal: Journal, boot: int) -> Replayed:
         last = seq
         item = looks.from_json(kind, at_ms, data)
         assert not isinstance(item, Boot)
-        state, effects = reducer.reduce(state, item)
+        state, effects = core.reduce(state, item)
         got = decided(state, effects)
         if got != recorded:
             return Replayed(seq, views, Difference(boot, seq, kind, data, "decision",

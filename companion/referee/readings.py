@@ -9,7 +9,6 @@ from typing import Any
 
 from companion.referee.equipment import Kit
 from companion.referee.timing import Track
-from companion.sensors.facts import Fact
 
 KINDS = ("aim", "raised", "posture")  # what the tablet may override
 MATRIX_MS = 1000.0  # the visibility matrix is the share of the looks in this long
@@ -105,20 +104,13 @@ class Readings:
         self.matrix = VisibilityMatrix()
         self.locks: dict[int, int] = {}  # each gun's lock indicator now (0 off: silent)
 
-    def add(self, fact: Fact) -> None:
-        if fact.kind == "seen":
-            if isinstance(fact.value, tuple):  # (the codec checked it)
-                self.matrix.add(fact.t_ms, fact.value)
-            return
-        if fact.kind == "lock":  # what the aimer sees now; a countdown never reads it
-            if isinstance(fact.value, int):
-                self.locks[fact.seat] = fact.value
-            return
-        key = (fact.seat, fact.kind)
-        track = self._tracks.get(key)
+    def sensor_track(self, seat: int, kind: str) -> Track:
+        """The sensor's track of a seat's aim, raised or posture (the core keeps each fact
+        on it), begun at rest the first time the seat's sensor speaks."""
+        track = self._tracks.get((seat, kind))
         if track is None:
-            track = self._tracks[key] = Track(_DEFAULT[fact.kind])
-        track.add(fact.t_ms, fact.value)
+            track = self._tracks[(seat, kind)] = Track(_DEFAULT[kind])
+        return track
 
     def fork(self) -> Readings:
         """The same readings, with overrides of their own (a command may change them and be

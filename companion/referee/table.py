@@ -2,7 +2,7 @@
 
 Sensor facts, tablet and phone commands, claims, link changes and the time driver's
 ticks arrive here on different threads. Under one lock each becomes a typed input,
-stamped with the table's clock, and goes through `reducer.reduce`; the input is journaled
+stamped with the table's clock, and goes through `core.reduce`; the input is journaled
 with what was decided (and, when the core accepted an action or any other write, on disk
 with it before anything is shown: the only I/O under the lock). Then the outbox thread
 (outbox.py) takes the view's digest, calls the listeners and writes the rest, in order,
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any, Generic, TypeVar, cast
 
 from companion.clock import Clock
-from companion.referee import core, reducer, views
+from companion.referee import core, views
 from companion.referee.access import Access, table_phones
 from companion.referee.commands import Auth, CommandError
 from companion.referee.equipment import Kit
@@ -53,6 +53,7 @@ from companion.referee.readings import Readings
 from companion.referee.settings import RefereeSettings
 from companion.referee.setup import SEATING, setup_seats
 from companion.referee.stage import Stage
+from companion.referee.state import State, start
 from companion.referee.view_model import as_json
 from companion.rules import Action, legal_actions
 from companion.sensors.facts import Fact
@@ -102,14 +103,14 @@ class Table:
         self.boot = journal.boot()
         self.outbox = Outbox(journal, self.boot)
         kit = sensored or Kit()  # the seats the sensors' config gives a gun or a standee
-        start = Boot(clock.now_ms(), name, settings.timing, self.boot * VERSIONS_PER_BOOT,
+        boot = Boot(clock.now_ms(), name, settings.timing, self.boot * VERSIONS_PER_BOOT,
                      journal.last_game_number(), resumed(journal),
                      {"ir": tuple(sorted(kit.ir)), "tilt": tuple(sorted(kit.tilt)),
                       "standee": tuple(sorted(kit.standee))})
-        self.state = core.start(start)
+        self.state = start(boot)
         self._looks = LooksRows()  # the hub's looks journaled as changes only
         self._seq = 1  # the inputs' numbers in this start: its Boot is the first
-        journal.commit([self._row(start, "{}")], [])
+        journal.commit([self._row(boot, "{}")], [])
         self._follow()
 
     # -- the shell ---------------------------------------------------------------------
@@ -119,11 +120,11 @@ class Table:
         game = self.state.game.id if self.state.game else None
         return (self.boot, self._seq, game, item.at_ms, kind, data, decision)
 
-    def _feed(self, make: Callable[[float], Input]) -> tuple[list[Effect], core.State]:
+    def _feed(self, make: Callable[[float], Input]) -> tuple[list[Effect], State]:
         """Decide one input, stamped now; journal it; hand the rest to the outbox."""
         with self._lock:
             inp = make(self.clock.now_ms())
-            new, effects = reducer.reduce(self.state, inp)
+            new, effects = core.reduce(self.state, inp)
             if not effects and isinstance(inp, Tick):
                 return effects, new  # nothing was due: not an input acted on
             self._seq += 1

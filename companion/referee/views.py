@@ -152,13 +152,15 @@ def public(t: Snapshot) -> PublicView:
         "round": s.round, "phase": s.phase, "godfather": s.players[s.godfather].name,
         "over": over,
         "waiting_for": rules_words(s),
-        "waiting": waiting_text(t, s, over),
+        "waiting": waiting_text(t, s, over, [p["name"] for p in players if p["standee"]
+                                             and p["standee"]["kind"] == "stand_up"]),
         "players": players,
         "table": {"loot": s.table[:], "godfather_token": s.token},
         "split": {"turn": s.players[s.turn].name if s.turn is not None else None,
                   "forbidden": s.forbidden},
         "events": [public_event(e) for e in log_events(s)],
-        "arrows": [] if over else board.arrows(game, t.sensors),
+        "arrows": [] if over else board.arrows(game, {
+            seat: (r["aim"], r["raised"]) for seat, r in t.sensors.items()}),
         "replays": list(t.replays),
         "winners": s.winners[:],
         "final": None,
@@ -182,16 +184,14 @@ WAIT_FIELD = {"split": "player", "privilege": "godfather"}
 PLURAL_WAITS = ("choose", "holdup", "courage")  # duties of several players: `count` is said
 
 
-def waiting_text(t: Snapshot, s: GameState, over: bool) -> WaitingView:
+def waiting_text(t: Snapshot, s: GameState, over: bool, stand_up: list[str]) -> WaitingView:
     """What the table waits for, for the banner: the rules' `waiting` (a duty or an open
     window, and who; `count` picks the plural), the wounded asked to lie their standee
-    down, and the standees left lying that no longer count, asked back up."""
+    down, and `stand_up`, the players whose standee lies where it no longer counts (their
+    seats say so: `board.standee`), asked back up."""
     wait = waiting(s)
     players = list(wait.players)
-    game = t.game
     lay_down = [] if over else [p.name for p in s.players if p.alive and p.name in t.lay_down]
-    stand_up = [] if over or game is None else board.stand_up_names(game, t.sensors,
-                                                                     t.lay_down)
     args = {WAIT_FIELD.get(wait.key, "names"): players}
     lay = text("wait.lay_down", count=len(lay_down), names=lay_down) if lay_down else None
     stand = text("wait.stand_up", count=len(stand_up), names=stand_up) if stand_up else None

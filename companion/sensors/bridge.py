@@ -33,8 +33,8 @@ log = logging.getLogger(__name__)
 class Tee(FactSink):
     """Sends everything to several sinks, in the order they were added."""
 
-    def __init__(self) -> None:
-        self.sinks: list[FactSink] = []
+    def __init__(self, sinks: list[FactSink]) -> None:
+        self.sinks = sinks
 
     def fact(self, fact: Fact) -> None:
         for sink in self.sinks:
@@ -55,7 +55,7 @@ class SensorBridge:
         self.config, self.clock = config, clock
         self.settings: SensorSettings = config.sensors
         self.topics = Topics(config.table)
-        self.tee = Tee()
+        self.sinks: list[FactSink] = []
         self.scheduler = Scheduler(clock)
         self.bus: BusClient | None = None
         self.publisher: MqttPublisher | None = None
@@ -63,26 +63,37 @@ class SensorBridge:
             self.bus = BusClient(config.mqtt, _client_id(config.table), self.topics.status,
                                  user="sensors")
             self.publisher = MqttPublisher(self.bus, self.topics)
-            self.tee.sinks.append(self.publisher)
+            self.sinks.append(self.publisher)
+        sink = self._fan_out()
         self.sim = Simulator(self.settings, clock, self.scheduler.lock)
         self.gpio: GpioBackend | None = None
         gpio = self.settings.gpio
         if gpio.standees or gpio.tilts:
-            self.gpio = GpioBackend(gpio, self.tee, self.scheduler, clock, pin_factory)
+            self.gpio = GpioBackend(gpio, sink, self.scheduler, clock, pin_factory)
             self.sim.gpio = self.gpio
-        self.imus = PiImus(gpio.imu, self.tee, clock, self.scheduler.lock) if gpio.imu.seats \
+        self.imus = PiImus(gpio.imu, sink, clock, self.scheduler.lock) if gpio.imu.seats \
             else None
         boards = list(self.settings.boards)
         if self.sim.hub is not None:
             self.scheduler.add(self.sim.hub)
             boards.append(BoardSettings(name=SensorSettings.SIM_HUB,
                                         port=self.sim.hub.port.link_path))
-        self.links = [HubLink(b, self.settings.filters, self.tee, self.scheduler, clock)
+        self.links = [HubLink(b, self.settings.filters, sink, self.scheduler, clock)
                       for b in boards]
 
     def add_sink(self, sink: FactSink) -> None:
-        """Another consumer of the facts (e.g. the referee in the same process)."""
-        self.tee.sinks.append(sink)
+        """Another consumer of the facts (e.g. the referee in the same process, the doctor's
+        probe): from now on every backend hands its facts to each sink, in order."""
+        self.sinks.append(sink)
+        fan_out = self._fan_out()
+        for backend in (self.gpio, self.imus, *self.links):
+            if backend is not None:
+                backend.sink = fan_out
+
+    def _fan_out(self) -> FactSink:
+        """What the backends hand their facts to: the one sink itself (a plain run: the
+        publisher), or a Tee when there are several, so a fact passes no module it needs not."""
+        return self.sinks[0] if len(self.sinks) == 1 else Tee(list(self.sinks))
 
     def start(self) -> SensorBridge:
         if self.bus is not None:

@@ -17,6 +17,7 @@ from companion.dashboard.settings import DashboardSettings
 from companion.dashboard.setup_flow import missing
 from companion.referee import equipment
 from companion.referee.commands import Auth, CommandError
+from companion.referee.core import keep
 from companion.referee.journal import Journal
 from companion.referee.readings import Readings
 from companion.referee.settings import RefereeSettings
@@ -84,7 +85,7 @@ def test_a_seat_passes_its_check_once_its_gun_and_standee_moved():
     readings, check = Readings(), SetupCheck()
 
     def hear(kind: str, seat: int, value: object, t: float) -> dict:
-        readings.add(Fact(kind, seat, value, t, "hub"))  # type: ignore[arg-type]
+        keep(readings, Fact(kind, seat, value, t, "hub"))  # type: ignore[arg-type]
         check.heard({seat: readings.seat_now(seat, t) for seat in range(1, 9)},
                     readings.matrix.seats, None)
         return check.read(readings, None, t)
@@ -98,6 +99,25 @@ def test_a_seat_passes_its_check_once_its_gun_and_standee_moved():
     assert hear("posture", 1, "up", 50)[1]["standee_ok"]
     assert not hear("posture", 2, "up", 60)[2]["standee_ok"]  # never lay down
     assert not check.read(readings, (1, False), 70)[1]["gun_ok"]  # a game began: again
+
+
+def test_the_check_hears_the_table_only_while_no_game_is_played(table):
+    """A standee laid down and stood up passes its check before a game; mid-game the same
+    moves are the game's, and the check is not handed them."""
+    client = create_app(table, DashboardSettings(), sensors("{sim: {guns: [1, 2, 3, 4]}}")
+                        ).test_client()
+    client.post("/api/login", json={"pin": PIN})
+
+    def tip(seat: int) -> dict:
+        for t, posture in ((1.0, "down"), (2.0, "up")):
+            table.on_fact(Fact("posture", seat, posture, t, "hub"))
+        return client.get("/api/setup").json["seats"][seat - 1]
+
+    assert tip(1)["standee_ok"]
+    table.command({"type": "new_game", "version": table.version,
+                   "players": ["Ana", "Bob", "Cyd", "Dee"]}, Auth(control=True))
+    assert client.get("/api/setup").json["in_progress"]
+    assert not tip(2)["standee_ok"]
 
 
 def test_the_setup_answers_the_godfather_only(table):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from local_table import NAMES8, LocalPort
 
+from companion.referee.core import keep
 from companion.referee.mqtt_link import hub_schedule
 from companion.referee.readings import MAX_LOOKS, Readings, VisibilityMatrix
 from companion.sensors.facts import Fact
@@ -90,6 +91,6 @@ def test_a_hubs_device_info_gives_the_slot_order():
 
 def test_readings_of_other_kinds_are_unchanged():
     r = Readings()
-    r.add(Fact("aim", 1, 3, 10.0, "hub"))
+    keep(r, Fact("aim", 1, 3, 10.0, "hub"))
     assert r.now(1, "aim", 11.0) == 3 and r.now(1, "raised", 11.0) is False
     assert r.locks == {}
