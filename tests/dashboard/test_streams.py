@@ -224,7 +224,10 @@ def test_a_phones_stream_ends_when_a_new_game_ends_its_link(serve):
     players = ["Zed", "Yan", "Xia", "Wim"]
     table.command({"type": "new_game", "version": table.version, "players": players,
                    "abandon": True}, Auth(control=True))
-    assert [p["name"] for p in spectator.state()["players"]] == players
+    new = table.revision  # (the outbox may still be sending the claim's change before it)
+    while (state := spectator.state())["revision"] < new:
+        pass
+    assert [p["name"] for p in state["players"]] == players
     while phone.line():  # the stream ends as a response should, showing nothing of Yan
         assert b"Yan" not in phone.lines[-1]
     assert phone.response.isclosed()
