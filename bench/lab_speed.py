@@ -3,12 +3,17 @@ against an older commit; and the deaths a game with physical cards against digit
 
     .venv/bin/python bench/lab_speed.py [--games 2000] [--style-games 300] [--strong-games 2]
                                         [--ref-tree DIR] [--physical-games 500]
+    .venv/bin/python bench/lab_speed.py --ref-tree DIR --instructions 400
 
 One core, one process, CPU time (`time.process_time`), 8 players with powers. With
 `--ref-tree`, a checkout of an older commit (`git worktree add /tmp/lab_b475 b475e92`), the
 command `companion simulate --games 2000 --players 8 --powers --seed 7` runs in turn in
 that tree and in this one (A, B, B, A; `--jobs 1` where the tree has it), each tree's
 modules compiled first, and the medians of their user + system CPU seconds give the ratio.
+With `--instructions N`, only the instructions the same command executes (Valgrind's
+callgrind, `apt-get install valgrind`) with 1 and N games in each tree: a count the load
+does not move, where CPU seconds on a busy machine move by a fifth from run to run. The
+command's fixed cost is the 1-game count, a game's the difference over N - 1 games.
 Figures go to docs/PERFORMANCE.md.
 """
 
@@ -16,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import statistics
 import subprocess
@@ -57,6 +63,33 @@ def command_cpu(tree: Path, jobs: bool) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def command_instructions(tree: Path, jobs: bool, games: int) -> int:
+    """The instructions `companion simulate --games games ...` executes from `tree`."""
+    command = [*COMMAND[:2], str(games), *COMMAND[3:]]
+    run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                          sys.executable, "-c", "from companion.cli import main; main()",
+                          *command, *(["--jobs", "1"] if jobs else [])], check=True, cwd=tree,
+                         env={**os.environ, "PYTHONPATH": str(tree)}, text=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    found = re.search(r"Collected : (\d+)", run.stderr)
+    assert found is not None, run.stderr[-2000:]
+    return int(found.group(1))
+
+
+def instructions(ref_tree: Path, games: int) -> None:
+    """Each tree's fixed and per-game instructions, and the 2,000-game command's ratio."""
+    totals = {}
+    for side, tree in (("ref", ref_tree), ("this", ROOT)):
+        compiled(tree)
+        fixed = command_instructions(tree, side == "this", 1)
+        per_game = (command_instructions(tree, side == "this", games) - fixed) / (games - 1)
+        totals[side] = fixed + 1999 * per_game
+        print(f"{tree.name}: {fixed / 1e6:.0f} M instructions for 1 game, "
+              f"{per_game / 1e6:.2f} M a game more (over {games})")
+    print(f"2,000 games, fixed + 1,999 games: {totals['ref'] / 1e9:.2f} G against "
+          f"{totals['this'] / 1e9:.2f} G instructions: {totals['ref'] / totals['this']:.2f}x less")
+
+
 def deaths(cards: str, games: int) -> float:
     plan = lab.Plan(games=games, players=6, styles=(*STYLES, "random"), seed=5, cards=cards)
     return sum(sum(seat["died"] is not None for seat in lab.play_game(plan, i)["seats"])
@@ -70,7 +103,15 @@ def main() -> None:
     parser.add_argument("--strong-games", type=int, default=2)
     parser.add_argument("--physical-games", type=int, default=500)
     parser.add_argument("--ref-tree", type=Path, help="a checkout of the older commit")
+    parser.add_argument("--instructions", type=int, metavar="N",
+                        help="with --ref-tree: only count the command's instructions with "
+                             "1 and N games in each tree (callgrind)")
     args = parser.parse_args()
+    if args.instructions:
+        if args.ref_tree is None or args.instructions < 2:
+            parser.error("--instructions N takes --ref-tree and N of 2 or more")
+        instructions(args.ref_tree, args.instructions)
+        return
 
     print(f"random bots: {games_per_second(('random',), args.games):.0f} games/s")
     for style in STYLES:

@@ -9,7 +9,6 @@ the lab's store as chunks of games finish (lab_store.py).
 
 from __future__ import annotations
 
-import multiprocessing
 import random
 import signal
 import traceback
@@ -188,6 +187,8 @@ def results(plan: Plan, todo: list[tuple[int, int]], jobs: int,
     elif jobs <= 1:
         yield from map(_chunk, chunks(plan, todo, jobs))
     else:
+        import multiprocessing  # (only with processes to start: 10 ms of a run's CPU)
+
         with multiprocessing.get_context("spawn").Pool(jobs, _quiet) as pool:
             yield from pool.imap_unordered(_chunk, chunks(plan, todo, jobs))
 

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from companion.bots import lab
-from companion.bots.lab_report import page
 from companion.bots.lab_stats import style_summaries, summarize
 from companion.bots.lab_store import Store, StoreError
 from companion.bots.strong import PLAYOUTS
@@ -218,6 +217,8 @@ def _write(args: argparse.Namespace, store: Store, timing: tuple[int, float] | N
         json_path.write_text(json.dumps({"command": store.command, **data}, indent=1) + "\n")
         written.append(f"data written to {json_path}")
     if args.report is not None:
+        from companion.bots.lab_report import page  # (only for a report: 7 ms of a run)
+
         args.report.write_text(page(data, store.command))
         written.append(f"report written to {args.report}")
     print_summary(data, timing)

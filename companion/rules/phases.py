@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple, TypeAlias, TypeVar, cast
 
-from companion.rules import fastplay, split, steps, turn
+from companion.rules import fastplay, loot_step, split, steps, turn
 from companion.rules.actions import (
     Action,
     Aim,
@@ -194,7 +194,7 @@ def resting_window(kind: type[A], power: str | None,
                   close=turn.mark_done(name))
 
 
-HUSTLE_WINDOW = resting_window(Hustle, HUSTLER, turn.may_hustle, turn.hustles, steps.hustle)
+HUSTLE_WINDOW = resting_window(Hustle, HUSTLER, turn.may_hustle, turn.hustles, loot_step.hustle)
 SWAP_WINDOW = resting_window(Swap, CUNNING, turn.may_swap, turn.swaps, steps.swap)
 PRIVILEGE_WINDOW = resting_window(Privilege, None, turn.may_order, turn.orders,
                                   steps.privilege)
@@ -214,7 +214,8 @@ JUNK_WINDOW = Window(
 # -- the table -----------------------------------------------------------------------------
 
 TABLE: tuple[Phase, ...] = (  # Phase(name, words, acts, handlers, ...), in the order of a turn
-    Phase(LOOT, "loot", GODFATHER, {Deal.type: handles(Deal, steps.deal)}, windows=(HUSTLE_WINDOW,),
+    Phase(LOOT, "loot", GODFATHER, {Deal.type: handles(Deal, loot_step.deal)},
+          windows=(HUSTLE_WINDOW,),
           duty="deal", waiting=turn.dealer, offers=turn.nothing,  # the cards turned up (R2)
           someone=turn.deal_due,
           waiting_words="waiting for the Godfather ({names}) to enter the cards turned up"),

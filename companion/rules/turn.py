@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from companion.rules import effects, split, steps
+from companion.rules import effects, loot_step, split, steps
 from companion.rules.actions import Action, Aim
 from companion.rules.cards import BANG, BULLETS, CLICK, KINDS, LOOT_KIND, ROUNDS
 from companion.rules.events import RoundBegun, Unclaimed
@@ -67,19 +67,19 @@ def dealer(s: GameState) -> list[Player]:
 
 def may_hustle(s: GameState) -> Player | None:
     h = s.holder(HUSTLER)
-    if h is None or not s.dealt or "hustle" in s.done or not steps.hustle_victims(s, h):
+    if h is None or not s.dealt or "hustle" in s.done or not loot_step.hustle_victims(s, h):
         return None
     return h
 
 
 def hustles(s: GameState, h: Player) -> Sequence[Action]:
     """No hustle, or a victim and the card given back (built only when drawn)."""
-    victims = steps.hustle_victims(s, h)
+    victims = loot_step.hustle_victims(s, h)
     pairs: list[tuple[str | None, str | None]] = [(None, None)]
     if s.physical:
         pairs += [(v.name, None) for v in victims]
     else:
-        pairs += [(v.name, g) for v in victims for g in steps.hustle_gives(h, v)]
+        pairs += [(v.name, g) for v in victims for g in loot_step.hustle_gives(h, v)]
     return Paired("hustle", h.name, "victim", "give", pairs)
 
 

@@ -123,6 +123,20 @@ def test_a_summary_without_strong_bots_gives_no_decisions_a_second(tmp_path):
     assert "strong bot:" not in run.stdout
 
 
+def test_a_run_in_one_process_loads_neither_processes_nor_the_report(tmp_path):
+    """What a run does not use is not imported: its CPU time is the games' (10 ms for
+    multiprocessing, 7 ms for the report's page at each run otherwise)."""
+    script = ("import sys; from companion.cli import main; main(sys.argv[1:]); "
+              "print(sorted(m for m in ('multiprocessing', 'companion.bots.lab_report') "
+              "if m in sys.modules))")
+    run = subprocess.run([sys.executable, "-c", script, "simulate", "--games", "2",
+                          "--jobs", "1", "--json", str(tmp_path / "lab.json")],
+                         capture_output=True, text=True, timeout=110, check=False)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-1] == "[]"
+    assert (tmp_path / "lab.json").exists()
+
+
 def test_the_command_writes_the_same_data_with_one_process_or_two(tmp_path):
     args = ("--games", "24", "--players", "5", "--powers", "--seed", "4",
             "--bots", "random,cautious,aggressive,greedy,vengeful")
