@@ -20,6 +20,7 @@ from companion.tablesim.geometry import GRIPS
 def _cases(**how: object) -> list[tuple]:
     args = argparse.Namespace(grips=True, seed=1, trials=8, held_aims=0, accepted=False,
                               offsets=(1.0, 2.0, 3.0, 4.0, 5.0), only_grips=tuple(GRIPS),
+                              only_tables=tuple(aim_scenes.GRIP_TABLES),
                               stances=("leaning",), optics="typical")
     vars(args).update(how)
     return aim_accuracy.cases(args)
@@ -57,3 +58,16 @@ def test_accepted_plays_only_what_the_check_accepts():
     assert played == {k for k in every if seating_verdict(*k) == "ok"}
     assert played and played != every
     assert not any(grip == "two-handed sternum" for *_, grip in played)
+
+
+def test_only_tables_picks_tables_by_name():
+    chosen = aim_accuracy._tables("round 0.9 4, rect 1.2 2+2+1+1")
+    assert chosen == (("round", 0.9, "4"), ("rect", 1.2, "2+2+1+1"))
+    assert {c[2:5] for c in _cases(only_tables=chosen)} == set(chosen)
+    for bad in ("round 0.8 4", "oval 1.2 8", "round"):
+        try:
+            aim_accuracy._tables(bad)
+        except argparse.ArgumentTypeError as e:
+            assert "round 1.2 8" in str(e)
+        else:
+            raise AssertionError(bad)
