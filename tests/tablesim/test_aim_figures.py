@@ -44,8 +44,9 @@ def test_the_tables_verdicts_are_the_seating_checks():
     """Seated, half standing, and leaning in or turned: every table's verdicts."""
     tables = [rows(which=k) for k in range(DOC.read_text().count(HEAD))]
     # grips on six tables seated, half standing, leaning in or turned; then every
-    # seating the check accepts, per stance, at 600 held aims or more
-    assert [len(t) for t in tables] == [24, 24, 60, 60]
+    # seating the check accepts, per stance, at 600 held aims or more; then the rows
+    # with a miss with the lock, at 600 such aims
+    assert [len(t) for t in tables] == [24, 24, 60, 60, 5]
     for r in (r for t in tables for r in t):
         assert r["check"] == seating_verdict(r["shape"], float(r["size"]), r["seating"],
                                              r["grip"]), r
@@ -93,3 +94,12 @@ def test_the_totals_over_what_the_check_accepts_meet_the_targets():
         assert int(r["rows"]) == 15 and int(r["fewest"]) >= 600, r
         assert float(r["bound"]) < 0.5 and float(r["lock"]) >= 99.5, r
         assert r["swept"] == r["lowered"] == "0", r
+
+
+def test_the_rows_with_a_miss_meet_the_lock_target_at_600_such_aims():
+    """The accepted rows that missed once with the lock at 1 to 3° (late swings), played
+    again at about 600 of those aims: at least 99.5 % correct, never wrong."""
+    again = rows(which=4)
+    for r in again:
+        assert r["check"] == "ok" and r["wrong"] == "0", r
+        assert int(r["n"]) >= 550 and float(r["lock"]) >= 99.5, r
