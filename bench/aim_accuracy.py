@@ -5,6 +5,8 @@
     .venv/bin/python bench/aim_accuracy.py --grips [--trials N] [--seed S] [--optics SCENE]
                                            [--stances seated,mixed] [--offsets 3]
                                            [--only-grips "held out,at the chest"]
+                                           [--held-aims N] [--accepted]
+                                           [--only-tables "round 0.9 4"]
     .venv/bin/python bench/aim_accuracy.py --summary seed1.json seed2.json
     .venv/bin/python bench/aim_accuracy.py --stillness [--seed S]
 
@@ -19,7 +21,11 @@ looks, those of a moving gun emptied, through `companion.wire.aimrule.AimTracker
 500 ms), its lock LED back to the hand; the referee's window around "three" then counts
 the aim. --grips plays every grip (geometry.GRIPS) seated and with every other player
 standing, at 3°; --stances adds leaning in and a turned torso (geometry.STANCES), --offsets
-other offsets (1,2,3,4,5), --only-grips fewer grips. --summary pools the --grips runs'
+other offsets (1,2,3,4,5), --only-grips and --only-tables fewer of them, --accepted only
+the seatings the seating check accepts for the grip, --held-aims N as many scenes a case
+as give each grip, stance and table N held aims a seed (a table of 4 plays twice the
+scenes of one of 8: a row's 95 % bound on wrong calls needs its aims, not its scenes).
+--summary pools the --grips runs'
 JSON files (one a seed) per grip, stance and table over the offsets and the seeds, with
 95 % bounds and the seating check's verdict for that grip. Deterministic for a seed,
 whatever the number of worker processes (the scenes: bench/aim_scenes.py, the tables of
@@ -31,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import resource
 import sys
@@ -38,16 +45,29 @@ import time
 from pathlib import Path
 
 from aim_report import grip_table_text, meets, summary, svg_chart, table_text
-from aim_scenes import GRIP_TABLES, OFFSETS, OPTICS, TABLES, run_case, stillness
+from aim_scenes import GRIP_TABLES, HELD_SHARE, OFFSETS, OPTICS, TABLES, run_case, stillness
 
-from companion.tablesim.geometry import GRIPS, STANCES
+from companion.tablesim.advice import seating_verdict
+from companion.tablesim.geometry import GRIPS, STANCES, make_table
+
+
+def scenes_for(args: argparse.Namespace, seats: int) -> int:
+    """Scenes a case: --trials, or with --held-aims as many as give a grip, stance and
+    table row (its offsets, lock off and on) that many held aims a seed, expected."""
+    if not args.held_aims:
+        return args.trials
+    per_scene = HELD_SHARE * seats * len(args.offsets) * 2
+    return math.ceil(args.held_aims / per_scene)
 
 
 def cases(args: argparse.Namespace) -> list[tuple]:
     if args.grips:
-        return [(args.seed, args.trials, *table, offset, fb, args.optics, grip, stance)
-                for table in GRIP_TABLES for grip in args.only_grips for stance in args.stances
-                for offset in args.offsets for fb in (False, True)]
+        return [(args.seed, scenes_for(args, make_table(*table).seats), *table, offset, fb,
+                 args.optics, grip, stance)
+                for table in GRIP_TABLES if table in args.only_tables
+                for grip in args.only_grips
+                if not args.accepted or seating_verdict(*table, grip) == "ok"
+                for stance in args.stances for offset in args.offsets for fb in (False, True)]
     tables = TABLES
     offsets = OFFSETS
     if args.quick:
@@ -71,6 +91,18 @@ def _grips(text: str) -> tuple[str, ...]:
     if not set(chosen) <= set(GRIPS):
         raise argparse.ArgumentTypeError(f"grips are {', '.join(GRIPS)}")
     return chosen
+
+
+def _tables(text: str) -> tuple[tuple, ...]:
+    chosen = []
+    for name in text.split(","):
+        shape, size, seating = [*name.split(), "", "", ""][:3]
+        table = (shape, float(size) if size.replace(".", "").isdigit() else 0.0, seating)
+        if table not in GRIP_TABLES:
+            raise argparse.ArgumentTypeError(
+                "tables are " + ", ".join(f"{a} {b} {c}" for a, b, c in GRIP_TABLES))
+        chosen.append(table)
+    return tuple(chosen)
 
 
 def _offsets(text: str) -> tuple[float, ...]:
@@ -102,6 +134,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --grips: degrees RMS, comma-separated, e.g. 1,2,3,4,5")
     parser.add_argument("--only-grips", type=_grips, default=tuple(GRIPS),
                         help="with --grips: comma-separated, of " + ", ".join(GRIPS))
+    parser.add_argument("--only-tables", type=_tables, default=tuple(GRIP_TABLES),
+                        help='with --grips: comma-separated, e.g. "round 0.9 4,rect 1.2 2+2+1+1"')
+    parser.add_argument("--held-aims", type=int, default=0, metavar="N",
+                        help="with --grips: scenes a case for N held aims a seed per grip, "
+                        "stance and table (fewer seats, more scenes); instead of --trials")
+    parser.add_argument("--accepted", action="store_true",
+                        help="with --grips: only the seatings the seating check accepts "
+                        "for the grip")
     parser.add_argument("--summary", type=Path, nargs="+", metavar="JSON",
                         help="pool --grips runs (one JSON file a seed) per grip and table")
     parser.add_argument("--stillness", action="store_true",
@@ -109,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.summary:
         runs = [json.loads(path.read_text()) for path in args.summary]
-        print(summary([r for run in runs for r in run["results"]], len(runs)))
+        print(summary([r for run in runs for r in run["results"]],
+                      len({run["seed"] for run in runs})))
         return 0
     if args.stillness:
         print(stillness(args.seed))
@@ -131,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
           "scenes a CPU second")
     if args.json:
         args.json.write_text(json.dumps({"seed": args.seed, "trials": args.trials,
+                                         "held_aims": args.held_aims,
                                          "optics": args.optics,
                                          "quick": args.quick, "results": results}, indent=1))
     if args.svg:

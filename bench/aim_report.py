@@ -177,7 +177,7 @@ def summary(results: list[dict], seeds: int) -> str:
     given): held aims, wrong seats and their 95 % upper bound, correct with the lock at 1
     to 3° and its 95 % lower bound, the least correct case, sweeps and lowered guns
     counted, and the seating check's verdict for that grip; then per grip and stance
-    over the tables of each verdict."""
+    over the tables of each verdict; then per stance over what the check accepts."""
     groups: dict[tuple, list[dict]] = {}
     for r in results:
         groups.setdefault((r["grip"], r["stance"], r["shape"], r["size_m"], r["seating"]),
@@ -208,6 +208,26 @@ def summary(results: list[dict], seeds: int) -> str:
         wrong, lock = _pool_cells(t)
         tables = len({(r["shape"], r["size_m"], r["seating"]) for r in rs})
         rows.append(f"| {grip} | {PEOPLE[stance]} | {verdict} | {tables} | {t['held']} "
+                    f"| {wrong} | {lock} | {t['swept']} of {t['sweeps']} "
+                    f"| {t['lowered']} of {t['lowers']} |")
+    return "\n".join([*rows, "", accepted_totals(groups, seeds)])
+
+
+def accepted_totals(groups: dict[tuple, list[dict]], seeds: int) -> str:
+    """Per stance, every grip and table the seating check accepts ("ok") pooled: the
+    targets' totals, and the fewest held aims a row of them holds."""
+    pools: dict[str, list[list[dict]]] = {}
+    for (grip, stance, shape, size, seating), rs in groups.items():
+        if seating_verdict(shape, size, seating, grip) == "ok":
+            pools.setdefault(stance, []).append(rs)
+    rows = [f"| players | rows the check accepts | held aims ({seeds} seeds) | fewest in a row "
+            "| wrong (95 % up to) | correct, lock, 1-3° (95 % at least) | sweeps counted "
+            "| lowered counted |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for stance in sorted(pools, key=STANCES.index):
+        t = _pool([r for rs in pools[stance] for r in rs])
+        wrong, lock = _pool_cells(t)
+        fewest = min(sum(r["held"] for r in rs) for rs in pools[stance])
+        rows.append(f"| {PEOPLE[stance]} | {len(pools[stance])} | {t['held']} | {fewest} "
                     f"| {wrong} | {lock} | {t['swept']} of {t['sweeps']} "
                     f"| {t['lowered']} of {t['lowers']} |")
     return "\n".join(rows)

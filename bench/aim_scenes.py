@@ -46,6 +46,10 @@ OPTICS = {  # --optics: the table's optics (companion/tablesim/optics.py)
 INTENTS = (("hold", 0.30), ("swing", 0.20), ("late swing", 0.10), ("sweep", 0.15),
            ("between", 0.15), ("lower", 0.10))
 MORE_INTENTS = (("lazy", 0.05), ("shaky", 0.05))  # with --grips
+HELD = ("hold", "swing", "late swing")  # the intents a case's held aims count
+# the share of a --grips scene's guns that play a held aim (about 0.55)
+HELD_SHARE = (sum(w for k, w in INTENTS if k in HELD)
+              / sum(w for _, w in INTENTS + MORE_INTENTS))
 GRIP_TABLES = [("round", 1.2, "8"), ("round", 0.9, "4"), ("round", 1.6, "6"),
                ("rect", 1.6, "3+3"), ("rect", 1.6, "3+3+1+1"), ("rect", 1.2, "2+2+1+1")]
 SHAKY_DEG = (0.3, 0.5)
@@ -174,7 +178,7 @@ def scene(model: TableModel, rng: random.Random, tally: Counter, more: bool = Fa
         if kind in ("hold", "swing", "late swing", "lazy", "shaky"):
             outcome = ("correct" if counted == expected else "ambiguous" if counted == "ambiguous"
                        else "none" if counted is None else "wrong")
-            if kind not in ("lazy", "shaky"):
+            if kind in HELD:
                 tally["held", outcome] += 1
             tally[kind, outcome] += 1
         else:
