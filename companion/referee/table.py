@@ -23,27 +23,23 @@ from companion.clock import Clock
 from companion.referee import core, views
 from companion.referee.access import Access, table_phones
 from companion.referee.commands import Auth, CommandError
+from companion.referee.effects import Changed, Effect, Log, Refused, Write
 from companion.referee.equipment import Kit
 from companion.referee.game import Game
 from companion.referee.inputs import (
     Boot,
-    Changed,
     Claim,
     Command,
     Echo,
-    Effect,
     Heard,
     Input,
     JournalFailed,
     Link,
-    Log,
     LooksRows,
-    Refused,
     Resumed,
     Schedule,
     StandIns,
     Tick,
-    Write,
     decided,
 )
 from companion.referee.journal import Journal, JournalError
