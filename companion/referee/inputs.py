@@ -138,6 +138,7 @@ class Resumed:
     last_seq: int  # the highest sequence number the game has used (undone ones too)
     claims: dict[int, str]  # seat -> the digest of its phone's claim
     phones: dict[str, str] = field(default_factory=dict)  # player -> their phone's digest
+    replays: tuple[dict[str, Any], ...] = ()  # the round's countdowns as read ("Show me")
 
 
 @dataclass(frozen=True)
@@ -259,7 +260,7 @@ def to_json(item: Boot | Input) -> tuple[str, str]:
         game = None if item.game is None else {
             "id": item.game.id, "setup": item.game.setup, "last_seq": item.game.last_seq,
             "claims": {str(k): v for k, v in item.game.claims.items()},
-            "phones": item.game.phones,
+            "phones": item.game.phones, "replays": list(item.game.replays),
             "entries": [[e.seq, e.action.to_dict(), e.source, e.at_ms]
                         for e in item.game.entries]}
         data: dict[str, Any] = {"table": item.table, "timing": asdict(item.timing),
@@ -286,7 +287,8 @@ def from_json(kind: str, at_ms: float, text: str) -> Boot | Input:
         resumed = None if game is None else Resumed(
             int(game["id"]), dict(game["setup"]), tuple(entry_from(e) for e in game["entries"]),
             int(game["last_seq"]), {int(k): str(v) for k, v in game["claims"].items()},
-            {str(k): str(v) for k, v in game.get("phones", {}).items()})
+            {str(k): str(v) for k, v in game.get("phones", {}).items()},
+            tuple(game.get("replays", ())))
         return Boot(at_ms, str(data["table"]), Timing(**data["timing"]), int(data["version"]),
                     int(data["last_game"]), resumed,
                     {k: tuple(map(int, v)) for k, v in data.get("sensored", {}).items()})
