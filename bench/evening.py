@@ -21,7 +21,7 @@ from pathlib import Path
 
 from companion.bots.random_bot import play, random_setup
 from companion.dashboard.evening import Evening
-from companion.referee.inputs import Record
+from companion.referee.effects import Record
 from companion.referee.journal import Journal
 
 

@@ -20,24 +20,19 @@ from companion.referee import ending, equipment, replay, views
 from companion.referee import stage as stages
 from companion.referee.commands import CommandError
 from companion.referee.core_commands import command
+from companion.referee.effects import Changed, Effect, Log, Record, Refused, Write
 from companion.referee.game import Game
 from companion.referee.inputs import (
-    Changed,
     Claim,
     Command,
     Echo,
-    Effect,
     Heard,
     Input,
     JournalFailed,
     Link,
-    Log,
-    Record,
-    Refused,
     Schedule,
     StandIns,
     Tick,
-    Write,
 )
 from companion.referee.labels import voided
 from companion.referee.readings import Readings
@@ -138,7 +133,7 @@ class Decision:
 
     def after(self, events: list[Event]) -> None:
         """What the referee does when the rules move on: lie-down requests, the end."""
-        from companion.referee.inputs import Finish
+        from companion.referee.effects import Finish
 
         s, game = self.s, self.need_game()
         for e in events:
@@ -206,7 +201,7 @@ class Decision:
         self.due()
 
     def claim(self, inp: Claim) -> None:
-        from companion.referee.inputs import Hold
+        from companion.referee.effects import Hold
 
         s = self.s
         game = self.need_game()

@@ -1,25 +1,122 @@
-"""What the referee hears and what it decides to do: typed records, each input stamped with
-its time on the table's clock, each as JSON for the journal of inputs.
+"""What the referee hears, typed and recorded: a sensor fact read off MQTT and checked, and
+every input stamped with its time on the table's clock, each as JSON for the journal.
+
+The referee's half of the sensor wire is here: a topic and payload back to a checked Fact,
+and the subscriber that hands it to the table. The sensors write with their own half
+(companion.sensors.codec); the two share no code path, only the contract: the topics
+(companion.bus.topics) and the schema (companion.schema), and the round trip is tested
+across them (tests/sensors/test_codec.py). `companion doctor --ir-matrix` reads the hub's
+looks with this half too: what it shows is what the referee accepts. A payload refused on
+the way in is counted by topic, logged at most once every REJECT_LOG_MS of the table's
+clock, and never applied. Layout and examples: docs/MQTT.md.
 
 The inputs are the record of truth: a session of the table is its `Boot` (where it
 started: the game resumed, the version it counts from, its settings) followed by its
-inputs in order; `core.reduce` turns each into decisions (effects) with no clock, thread
-or I/O of its own, so the journal of inputs replays a session decision for decision
-(docs/REFEREE.md, "Every call replayable"). An input's journal row is made here whole:
-the hub's looks short (`LooksRows`: most rows are looks), every other input in full.
+inputs in order; `core.reduce` turns each into decisions (companion.referee.effects) with
+no clock, thread or I/O of its own, so the journal of inputs replays a session decision
+for decision (docs/REFEREE.md, "Every call replayable"). An input's journal row is made
+here whole: the hub's looks short (`LooksRows`: most rows are looks), every other input
+in full, with what was decided from it (`decided`).
 """
 
 from __future__ import annotations
 
 import json
+import logging
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from companion.bus.topics import FACT_LEAVES, FACT_TOPIC, Topics
+from companion.clock import SYSTEM_CLOCK, Clock
 from companion.referee.commands import Auth
+from companion.referee.effects import Effect
 from companion.referee.timing import Timing
 from companion.rules import Action
+from companion.schema import MAX_SEAT, VALUE_KEYS, CodecError, check_t, check_value
 from companion.sensors.facts import Fact, FactKind
 
+# -- the referee's half of the sensor wire ---------------------------------------------------
+
+log = logging.getLogger(__name__)
+
+MAX_PAYLOAD = 4096  # a fact is a few dozen bytes; a hub's `seen` under 200
+REJECT_LOG_MS = 10_000.0  # bad sensor messages are logged at most this often
+
+Handler = Callable[[str, bytes], None]
+
+
+def fact_from_message(topic_name: str, payload: bytes) -> Fact:
+    """A sensor fact from its topic and JSON payload; CodecError says what is wrong."""
+    m = FACT_TOPIC.match(topic_name)
+    if not m:
+        raise CodecError(f"not a sensor topic: {topic_name}")
+    kind = m.group(3) or m.group(6) or m.group(8)
+    seat_text = m.group(2) or m.group(5)
+    seat = 0
+    if seat_text is not None:
+        if not (seat_text.isdigit() and 1 <= int(seat_text) <= MAX_SEAT):
+            raise CodecError(f"not a sensor topic: {topic_name}")
+        seat = int(seat_text)
+    if len(payload) > MAX_PAYLOAD:
+        raise CodecError(f"{topic_name}: payload of {len(payload)} bytes (at most {MAX_PAYLOAD})")
+    try:
+        data = json.loads(payload, parse_constant=_no_constant)
+    except (ValueError, UnicodeDecodeError):
+        raise CodecError(f"{topic_name}: payload is not JSON") from None
+    except RecursionError:
+        raise CodecError(f"{topic_name}: payload nested too deep") from None
+    if not isinstance(data, dict):
+        raise CodecError(f"{topic_name}: payload is not a JSON object")
+    t = data.get("t")
+    if isinstance(t, bool) or not isinstance(t, int | float):
+        raise CodecError(f"{topic_name}: t (the time it happened, ms) is missing or not a "
+                         "number")
+    check_t(t, topic_name)
+    if "seat" in data and (type(data["seat"]) is not int or data["seat"] != seat):
+        raise CodecError(f"{topic_name}: seat {data['seat']!r} does not match the topic")
+    key = VALUE_KEYS[kind]
+    value = data.get(key, ...)
+    if isinstance(value, list):
+        value = tuple(value)
+    check_value(kind, value, f"{topic_name}: {key}")
+    device = data.get("device", "?")
+    return Fact(kind, seat, value, float(t),  # type: ignore[arg-type]  # kind: FACT_TOPIC's
+                device if isinstance(device, str) else "?")
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number")
+
+
+class FactSubscriber:
+    """Facts from the bus to `sink`, each read and checked here; `subscribe` is the bus
+    client's (a topic filter and its handler)."""
+
+    def __init__(self, subscribe: Callable[[str, Handler], object], topics: Topics,
+                 sink: Callable[[Fact], None], clock: Clock = SYSTEM_CLOCK) -> None:
+        self.sink, self.clock = sink, clock
+        self.rejected: Counter[str] = Counter()  # bad sensor messages, by topic
+        self._logged_at = float("-inf")
+        for leaf in FACT_LEAVES:
+            subscribe(topics.leaf(leaf), self._message)
+
+    def _message(self, topic_name: str, payload: bytes) -> None:
+        try:
+            fact = fact_from_message(topic_name, payload)
+        except ValueError as e:
+            self.rejected[topic_name[:120]] += 1
+            now = self.clock.now_ms()
+            if now - self._logged_at >= REJECT_LOG_MS:  # a flood is one line a while
+                self._logged_at = now
+                log.warning("sensor message dropped: %s (%d dropped so far on %d topics)",
+                            str(e)[:200], self.rejected.total(), len(self.rejected))
+            return
+        self.sink(fact)
+
+
+# -- the inputs --------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Entry:
@@ -41,6 +138,7 @@ class Resumed:
     last_seq: int  # the highest sequence number the game has used (undone ones too)
     claims: dict[int, str]  # seat -> the digest of its phone's claim
     phones: dict[str, str] = field(default_factory=dict)  # player -> their phone's digest
+    replays: tuple[dict[str, Any], ...] = ()  # the round's countdowns as read ("Show me")
 
 
 @dataclass(frozen=True)
@@ -137,80 +235,6 @@ class JournalFailed:
 Input = Heard | Command | Claim | Link | Echo | Schedule | Tick | StandIns | JournalFailed
 
 
-# -- effects: what the shell carries out ---------------------------------------------------
-
-@dataclass(frozen=True)
-class NewGame:
-    game: int
-    setup: dict[str, Any]
-    at_ms: float
-
-
-@dataclass(frozen=True)
-class Record:
-    game: int
-    seq: int
-    action: Action
-    source: str
-    at_ms: float
-
-
-@dataclass(frozen=True)
-class Finish:
-    game: int
-
-
-@dataclass(frozen=True)
-class Undo:
-    game: int
-    seq: int
-
-
-@dataclass(frozen=True)
-class Rewrite:
-    game: int
-    first: int
-    actions: tuple[tuple[Action, str, float], ...]
-
-
-@dataclass(frozen=True)
-class Hold:
-    """A phone holds a seat (its claim's digest), or (digest None) no longer does."""
-
-    game: int
-    seat: int
-    digest: str | None
-    at_ms: float
-
-
-Write = NewGame | Record | Finish | Undo | Rewrite | Hold
-
-
-@dataclass(frozen=True)
-class Changed:
-    """The table changed: `game` when the game or the referee's stage did (a new version),
-    else only a reading (a new revision)."""
-
-    game: bool
-
-
-@dataclass(frozen=True)
-class Refused:
-    """The input was refused: the refusal's kind, its words and what it adds."""
-
-    kind: str
-    message: str
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Log:
-    message: str
-
-
-Effect = Write | Changed | Refused | Log
-
-
 # -- the journal's JSON ----------------------------------------------------------------------
 
 def _tuples(value: Any) -> Any:
@@ -236,7 +260,7 @@ def to_json(item: Boot | Input) -> tuple[str, str]:
         game = None if item.game is None else {
             "id": item.game.id, "setup": item.game.setup, "last_seq": item.game.last_seq,
             "claims": {str(k): v for k, v in item.game.claims.items()},
-            "phones": item.game.phones,
+            "phones": item.game.phones, "replays": list(item.game.replays),
             "entries": [[e.seq, e.action.to_dict(), e.source, e.at_ms]
                         for e in item.game.entries]}
         data: dict[str, Any] = {"table": item.table, "timing": asdict(item.timing),
@@ -263,7 +287,8 @@ def from_json(kind: str, at_ms: float, text: str) -> Boot | Input:
         resumed = None if game is None else Resumed(
             int(game["id"]), dict(game["setup"]), tuple(entry_from(e) for e in game["entries"]),
             int(game["last_seq"]), {int(k): str(v) for k, v in game["claims"].items()},
-            {str(k): str(v) for k, v in game.get("phones", {}).items()})
+            {str(k): str(v) for k, v in game.get("phones", {}).items()},
+            tuple(game.get("replays", ())))
         return Boot(at_ms, str(data["table"]), Timing(**data["timing"]), int(data["version"]),
                     int(data["last_game"]), resumed,
                     {k: tuple(map(int, v)) for k, v in data.get("sensored", {}).items()})

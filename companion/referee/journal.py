@@ -20,7 +20,8 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from companion.referee.inputs import Entry, Finish, NewGame, Record, Rewrite, Undo, Write
+from companion.referee.effects import Finish, NewGame, Record, Rewrite, Undo, Write
+from companion.referee.inputs import Entry
 from companion.referee.journal_schema import ENDED_AT, SchemaError, upgrade
 from companion.rules import Action, action_from_dict
 

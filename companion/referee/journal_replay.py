@@ -16,7 +16,7 @@ from companion.referee import core
 from companion.referee.inputs import Boot, LooksRows, decided
 from companion.referee.journal import Journal
 from companion.referee.outbox import view_digest
-from companion.referee.state import start
+from companion.referee.state import State, start
 
 
 @dataclass(frozen=True)
@@ -43,16 +43,34 @@ class Replayed:
     difference: Difference | None
 
 
-def replay_boot(journal: Journal, boot: int) -> Replayed:
-    """Replay one start of the table from its Boot; stop at the first difference."""
+Rows = list[tuple[int, int | None, float, str, str, str]]
+
+
+def _opened(journal: Journal, boot: int) -> tuple[Rows, LooksRows, State]:
+    """One start's inputs, its looks' reader and the state its Boot begins with."""
     rows = journal.inputs(boot)
-    shown = journal.shown(boot)
     if not rows or rows[0][3] != "Boot":
         raise ValueError(f"start {boot} has no Boot record: its inputs cannot be replayed")
     looks = LooksRows()
     first = looks.from_json(rows[0][3], rows[0][2], rows[0][4])
     assert isinstance(first, Boot)
-    state = start(first)
+    return rows, looks, start(first)
+
+
+def left_by(journal: Journal, boot: int) -> State:
+    """Where one start of the table left the referee: its inputs decided again."""
+    rows, looks, state = _opened(journal, boot)
+    for _seq, _game, at_ms, kind, data, _recorded in rows[1:]:
+        item = looks.from_json(kind, at_ms, data)
+        assert not isinstance(item, Boot)
+        state, _effects = core.reduce(state, item)
+    return state
+
+
+def replay_boot(journal: Journal, boot: int) -> Replayed:
+    """Replay one start of the table from its Boot; stop at the first difference."""
+    rows, looks, state = _opened(journal, boot)
+    shown = journal.shown(boot)
     views, last = 0, rows[0][0]
     for seq, _game, at_ms, kind, data, recorded in rows[1:]:
         if seq != last + 1:  # (inputs reach the disk in order: a gap is a damaged record)

@@ -1,7 +1,7 @@
 """The referee on the bus: sensor facts in; public game state, events and discovery out.
 
 Inbound sensor facts come from other programs and go straight to the table through the
-referee's half of the sensor wire (fact_reader.py), which checks them. Outbound, the
+referee's half of the sensor wire (inputs.py), which checks them. Outbound, the
 retained `game/state` never holds a secret (it is the spectators' view), and events go to
 `game/event` and to one topic per player, which Home Assistant's discovery
 (companion.bus.homeassistant) turns into an event entity per seat, beside sensors read from
@@ -20,7 +20,7 @@ from companion.bus.client import BusClient
 from companion.bus.homeassistant import PLAYER_EVENTS, device_discovery
 from companion.bus.topics import DISCOVERY_PREFIX, OFFLINE, ONLINE, SEATS, Topics, birth
 from companion.clock import SYSTEM_CLOCK
-from companion.referee.fact_reader import FactSubscriber
+from companion.referee.inputs import FactSubscriber
 from companion.referee.table import Table
 from companion.referee.views import public_event
 from companion.rules.events import Event, Revealed, Took

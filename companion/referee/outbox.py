@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Callable
 
 from companion.referee import views
-from companion.referee.inputs import Write
+from companion.referee.effects import Write
 from companion.referee.journal import InputRow, Journal, JournalError
 
 Listener = Callable[[int], None]

@@ -77,6 +77,7 @@ def start(boot: Boot) -> State:
         load(state, r.id, r.setup, list(r.entries), r.last_seq)
         state.claims = dict(r.claims)
         state.phones = dict(r.phones)
+        state.replays = r.replays
     state.step_key, state.step_version = step(state), state.version
     return state
 

@@ -249,7 +249,7 @@ def _target(aim: dict) -> str:
 
 def ir_matrix(config: Config, seconds: float = 1.0) -> int:
     """Print who sees whom over `seconds` of the hub's rounds; 1 when nothing is heard."""
-    from companion.referee.fact_reader import fact_from_message
+    from companion.referee.inputs import fact_from_message
     from companion.schema import CodecError
 
     topics = Topics(config.table)

@@ -19,7 +19,7 @@ from companion.clock import SYSTEM_CLOCK
 from companion.dashboard.app import create_app
 from companion.dashboard.evening import Evening
 from companion.dashboard.settings import DashboardSettings
-from companion.referee.inputs import Record, Undo
+from companion.referee.effects import Record, Undo
 from companion.referee.journal import Journal
 from companion.referee.settings import RefereeSettings
 from companion.referee.table import Table

@@ -15,8 +15,8 @@ from companion.bots.table_bot import TableBot
 from companion.bus.client import BusClient
 from companion.league.reporter import Reporter
 from companion.league.settings import LeagueSettings
+from companion.referee.effects import Finish
 from companion.referee.export import export_scenario
-from companion.referee.inputs import Finish
 from companion.referee.journal import Journal
 from companion.referee.settings import RefereeSettings
 from companion.referee.table import Table

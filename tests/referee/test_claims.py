@@ -11,7 +11,7 @@ from flask import Flask
 from local_table import NAMES8, LocalPort
 
 from companion.dashboard.api import api_blueprint
-from companion.referee.inputs import Hold
+from companion.referee.effects import Hold
 from companion.referee.journal import JournalError
 
 PIN = {"X-Table-Pin": "2468"}

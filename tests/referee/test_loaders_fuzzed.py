@@ -19,7 +19,7 @@ from local_table import LocalPort
 
 from companion import config
 from companion.dashboard.api import api_blueprint
-from companion.referee.fact_reader import fact_from_message
+from companion.referee.inputs import fact_from_message
 from companion.scenario.load import parse_scenario
 from companion.schema import CodecError
 from companion.yamlfile import YamlError, load_yaml

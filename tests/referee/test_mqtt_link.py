@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from companion.referee.fact_reader import fact_from_message
+from companion.referee.inputs import fact_from_message
 from companion.referee.mqtt_link import published_events
 from companion.rules.events import event_from_dict
 
@@ -91,7 +91,7 @@ def test_a_flood_of_bad_sensor_messages_is_counted_and_logged_once(mosquitto, ca
         rejected = referee.facts.rejected
         assert rejected.total() == 1200 and len(rejected) == 8  # by topic
         assert bus.handler_errors == 0  # nothing escaped the referee's own checks
-        warnings = [r for r in caplog.records if r.name == "companion.referee.fact_reader"]
+        warnings = [r for r in caplog.records if r.name == "companion.referee.inputs"]
         assert len(warnings) == 1  # a flood is one line (then one every 10 s at most)
         assert not any(r.exc_info for r in caplog.records)  # no traceback, not one
     finally:

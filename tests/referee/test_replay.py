@@ -9,6 +9,8 @@ import pytest
 from local_table import NAMES8, LocalPort
 
 from companion.referee.commands import CommandError
+from companion.referee.journal import Journal
+from companion.referee.journal_replay import replay_game
 from companion.sensors.facts import Fact
 
 
@@ -150,3 +152,38 @@ def test_a_new_round_forgets_the_replays():
     while port.table.game.state.phase == "split":
         port.act(**next(a for a in port.legal({}) if a["type"] == "take"))
     assert port.table.public_state()["replays"] == []
+
+
+def restarted(port: LocalPort, path: Any) -> LocalPort:
+    """The table stopped (a power cut) and started again on its journal."""
+    port.table.close()
+    port.table.journal.close()
+    return LocalPort(path, port.clock)
+
+
+def test_show_me_after_a_restart_mid_round_is_the_countdowns_as_read(tmp_path):
+    """The round's countdowns are read again from the journal's inputs, so "Show me" and
+    its recounts survive a restart (twice: the second reads what the first start read),
+    and the game still replays view for view."""
+    path = tmp_path / "journal.sqlite3"
+    port = LocalPort(path)
+    settled_holdup(port)
+    before = port.control()["replays"]
+    assert [r["step"] for r in before] == ["holdup"]
+    for _ in range(2):
+        port = restarted(port, path)
+        assert port.control()["replays"] == before
+    recount = next(b["command"] for r in port.control()["replays"] for row in r["rows"]
+                   for b in row["recount"] if b["command"]["player"] == "Bob"
+                   and b["command"].get("target") == "Dee")
+    port.command({**recount, "version": port.table.version})
+    game = port.table.game
+    bob = game.state.players[game.state.index["Bob"]]
+    assert game.state.players[bob.target].name == "Dee"
+    port = restarted(port, path)
+    row = next(r for r in port.table.public_state()["replays"][0]["rows"]
+               if r["player"] == "Bob")
+    assert row["override"] is True and row["counted"] == {"target": "Dee"}
+    port.table.close()
+    boots, done = replay_game(Journal(path), game.id)
+    assert len(boots) == 4 and done.difference is None, str(done.difference)

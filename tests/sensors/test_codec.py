@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from companion.bus.topics import Topics
-from companion.referee import fact_reader
+from companion.referee import inputs
 from companion.schema import CodecError
 from companion.sensors import codec
 from companion.sensors.facts import Fact
@@ -35,7 +35,7 @@ facts = st.sampled_from(sorted(values)).flatmap(lambda kind: st.builds(
 def test_every_fact_makes_the_round_trip(fact, seq):
     payload = codec.encode(fact, seq)
     assert json.loads(payload)["seq"] == seq
-    assert fact_reader.fact_from_message(codec.topic(TOPICS, fact), payload.encode()) == fact
+    assert inputs.fact_from_message(codec.topic(TOPICS, fact), payload.encode()) == fact
 
 
 def test_topics_and_payloads_as_documented():
@@ -87,13 +87,13 @@ def test_a_malformed_fact_is_refused(fact):
 ])
 def test_a_bad_payload_says_what_is_wrong(topic, payload, words):
     with pytest.raises(CodecError, match=words):
-        fact_reader.fact_from_message(topic, payload)
+        inputs.fact_from_message(topic, payload)
 
 
 @given(st.binary(max_size=120))
 def test_any_payload_decodes_or_raises_codecerror_only(payload):
     with contextlib.suppress(CodecError):
-        fact_reader.fact_from_message("cashnguns/t/gun/3/aim", payload)
+        inputs.fact_from_message("cashnguns/t/gun/3/aim", payload)
 
 
 def test_a_flood_of_bad_messages_is_logged_once_a_while_by_the_clock(caplog):
@@ -104,13 +104,13 @@ def test_a_flood_of_bad_messages_is_logged_once_a_while_by_the_clock(caplog):
     from companion.clock import FakeClock
 
     clock, heard = FakeClock(), []
-    sub = fact_reader.FactSubscriber(BusClient(MqttSettings(), "t-codec").subscribe, TOPICS,
+    sub = inputs.FactSubscriber(BusClient(MqttSettings(), "t-codec").subscribe, TOPICS,
                                      heard.append, clock)
     bad = (TOPICS.standee_posture(1), b'{"posture": "sideways"}')
-    with caplog.at_level("WARNING", logger=fact_reader.__name__):
+    with caplog.at_level("WARNING", logger=inputs.__name__):
         for _ in range(3):
             sub._message(*bad)  # as the bus hands a message on
-        clock.advance(fact_reader.REJECT_LOG_MS - 1)
+        clock.advance(inputs.REJECT_LOG_MS - 1)
         sub._message(*bad)
         assert len(caplog.records) == 1
         clock.advance(1)

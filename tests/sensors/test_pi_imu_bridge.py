@@ -7,7 +7,7 @@ import json
 import pytest
 
 from companion import config
-from companion.referee import fact_reader
+from companion.referee import inputs
 from companion.sensors import build_bridge
 from companion.sensors.doctor_cmd import read_live, report
 from tests.sensors.fake_i2c import FakeBus, FakeImu
@@ -66,7 +66,7 @@ def test_guns_raised_lowered_and_aiming_down_reach_the_bus_as_a_hubs_facts(rig):
     assert obs.expect(t.device("pi-imu", "availability")) == "online"
     for seat in (1, 2):
         payload = obs.expect(t.gun(seat, "raised"), lambda p: not raised(p))
-        fact = fact_reader.fact_from_message(t.gun(seat, "raised"), payload.encode())
+        fact = inputs.fact_from_message(t.gun(seat, "raised"), payload.encode())
         assert (fact.kind, fact.seat, fact.value, fact.device) == ("raised", seat, False,
                                                                    "pi-imu")
     imus[0].elevation = 0.0  # raised level
