@@ -6,8 +6,10 @@ A table on a fake clock with its journal in a file (tests/referee/local_table.py
 games one after the other in one start (TableBot), and the hub's rounds of looks every
 25 ms of the table's time, as a hub sends them (`seen`, the masks of the guns' aims; 4 to 8
 seats). Prints, after each game, the bytes SQLite holds for the inputs (the `input` table
-and its index, from `dbstat`) and the file's size; then the mean per game. `--keep`
-sets `referee.keep_games`. Results are in docs/PERFORMANCE.md, "The journal's growth".
+and its index, from `dbstat`) and the file's size; then the mean per game, and what a
+restart then costs to read the round's countdowns ("Show me") again from the start's
+inputs (`referee.table.countdowns`, CPU time). `--keep` sets `referee.keep_games`. Results
+are in docs/PERFORMANCE.md, "The journal's growth".
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import random
 import sqlite3
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +29,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "referee")]
 from local_table import NAMES8, LocalPort  # noqa: E402
 
 from companion.bots.table_bot import TableBot  # noqa: E402
+from companion.referee.journal import Journal  # noqa: E402
+from companion.referee.table import countdowns  # noqa: E402
 from companion.sensors.facts import Fact  # noqa: E402
 
 ROUND_MS = 25.0  # a hub's rounds of looks
@@ -82,9 +87,20 @@ def main() -> int:
             print(f"game {game} ({players} players): inputs {now / 1024:,.0f} KiB "
                   f"(+{(now - before) / 1024:,.0f}), file {path.stat().st_size / 1024:,.0f} KiB",
                   flush=True)
+        game = port.table.game.id
         port.table.close()
+        port.table.journal.close()
         total = input_bytes(path)
         print(f"mean per game: {total / args.games / 1024:,.1f} KiB of inputs")
+        with sqlite3.connect(path) as db:
+            rows = int(db.execute("SELECT COUNT(*) FROM input").fetchone()[0])
+        journal = Journal(path)
+        start = time.process_time()
+        read = countdowns(journal, game)
+        spent = time.process_time() - start
+        journal.close()
+        print(f"a restart reads the round's {len(read)} countdowns again from the start's "
+              f"{rows:,} inputs in {spent:.2f} s of CPU ({spent / rows * 1e6:.0f} µs an input)")
     return 0
 
 
