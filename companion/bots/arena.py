@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from random import Random
 
 from companion.bots.hands import Hands
-from companion.bots.memory import Memory
+from companion.bots.memory import Memory, Story
 from companion.bots.styles import Bot, Option
 from companion.bots.view import my_options, seat_view
 from companion.rules import Action, GameState, Setup, apply_in_place, legal_actions, new_game
@@ -45,7 +45,8 @@ class Arena:
         self.state = new_game(setup)
         self.bots = bots
         self.checked = checked
-        self.memories = {name: Memory(name, setup.players) for name in setup.players
+        story = Story()  # (the events worth learning from, picked out once for all seats)
+        self.memories = {name: Memory(name, setup.players, story) for name in setup.players
                          if bots[name].needs_view}  # (a bot that never looks remembers not)
         self.actions = 0
         # the real cards each bot holds, when the companion sees none

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.rules.cards import BANG, TOKEN
+from companion.rules.cards import BANG, LOOT_KIND, TOKEN
 from companion.rules.events import (
     Clipped,
     CuteTook,
@@ -33,6 +33,28 @@ KEPT_AT_ONCE = frozenset(("clip", "first_aid", TOKEN))  # shares used at once, n
 # of a game's, tell nothing it keeps and are passed over at the cost of one look-up.
 LEARNED = frozenset((Took, CuteTook, StealthyTook, JunkSwapped, Revealed, ProfessionalStole,
                      VultureTook, Clipped, GoodFriend, Hustled))
+DIAMONDS = frozenset(card for card, kind in LOOT_KIND.items() if kind == "diamond")
+
+
+class Story:
+    """The events of one game a memory learns from (`LEARNED`), picked out of the story
+    once for every seat's memory: most events teach nothing, and each of 8 seats passing
+    over them all took a tenth of a style-bot game. The events are the same for every
+    seat; what each seat learns from them is its memory's (`Memory._learn`)."""
+
+    __slots__ = ("learned", "read")
+
+    def __init__(self) -> None:
+        self.learned: list[Event] = []
+        self.read = 0  # events of the story looked at so far
+
+    def catch_up(self, events: Sequence[Event]) -> None:
+        if self.read < len(events):
+            learned = self.learned
+            for e in events[self.read:]:
+                if type(e) in LEARNED:
+                    learned.append(e)
+            self.read = len(events)
 
 
 class Bullets:
@@ -53,19 +75,27 @@ class Bullets:
 class Memory:
     """One seat's memory, fed with the game's events as they come (`update`)."""
 
-    def __init__(self, me: str, names: tuple[str, ...]) -> None:
+    def __init__(self, me: str, names: tuple[str, ...], story: Story | None = None) -> None:
         self.me = me
         self.read = 0  # events read so far
+        self.story = Story() if story is None else story  # (shared by a game's memories)
+        self.heard = 0  # the story's learned events read so far
         self.seen: dict[str, list[str]] = {n: [] for n in names}  # loot seen going to each
+        # the diamonds among each player's `seen`, counted again as it changes
+        self.diamonds = dict.fromkeys(names, 0)
         self.maybe: dict[str, list[str]] = {n: [] for n in names}  # loot it may have stolen
         self.bullets = {n: Bullets() for n in names}
         self.shot_by: dict[str, str] = {}  # player -> who last fired a Bang! at them
         self.shots: dict[tuple[str, str], int] = {}  # (shooter, target) -> Bang! cards fired
 
     def update(self, events: Sequence[Event]) -> None:
-        for e in events[self.read:]:
-            if type(e) in LEARNED:
+        story = self.story
+        story.catch_up(events)
+        learned = story.learned
+        if self.heard < len(learned):
+            for e in learned[self.heard:]:
                 self._learn(e)
+            self.heard = len(learned)
         self.read = len(events)
 
     def _learn(self, e: Event) -> None:
@@ -75,14 +105,18 @@ class Memory:
             case Took(player=p, loot=card):
                 if card not in KEPT_AT_ONCE:
                     self.seen[p].append(card)
+                    if card in DIAMONDS:
+                        self.diamonds[p] += 1
             case Revealed(player=p, target=target, card=card):
                 self._fired(p, target, card)
             case CuteTook(player=p, loot=card) | StealthyTook(player=p, loot=card):
                 self.seen[p].append(card)
+                self._recount(p)
             case JunkSwapped(player=p, gave=gave, got=got):
                 _drop(self.seen[p], gave)
                 if p == self.me and got not in KEPT_AT_ONCE:  # the Junk Dealer saw its draw
                     self.seen[p].append(got)
+                self._recount(p)
             case ProfessionalStole(player=p, target=target, loot=loot):
                 self._fired(p, target, BANG)  # the Bang! was discarded face up (R27)
                 self._stole(p, target, loot if p == self.me else None)
@@ -120,8 +154,14 @@ class Memory:
             self.seen[thief] += loot
             for card in loot:
                 _drop(self.seen[victim], card)
+            self._recount(thief)
+            self._recount(victim)
         else:  # any of the victim's cards may have changed hands
             self.maybe[thief] += self.seen[victim] + self.maybe[victim]
+
+
+    def _recount(self, name: str) -> None:
+        self.diamonds[name] = sum(map(DIAMONDS.__contains__, self.seen[name]))
 
 
 def _drop(cards: list[str], card: str) -> None:
