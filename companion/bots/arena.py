@@ -20,15 +20,19 @@ from companion.bots.styles import Bot, Option
 from companion.bots.view import my_options, seat_view
 from companion.rules import Action, GameState, Setup, apply_in_place, legal_actions, new_game
 from companion.rules.engine import pass_window, settle
-from companion.rules.fastplay import asked_at_step, below, by_seat, taking_turn
+from companion.rules.fastplay import asked_at_step, below, by_seat, play_chosen, taking_turn
 from companion.rules.phases import PHASE
 from companion.rules.split import may_forbid
+from companion.rules.state import CHOOSE, COURAGE, HOLDUP
 from companion.rules.turn import forbids, takes
 
 # Optional powers the game waits for (R3); the Dictator's forbid is open beside the take.
 WINDOWS = frozenset(("hustle", "swap", "privilege", "smart", "junk"))
 # Those whose holder passes by letting the game go on (the others list a pass action).
 PASS_BY_WAITING = frozenset(("swap", "smart", "junk", "forbid"))
+# Steps every player they wait for decides from the same moment: their choices are applied
+# together, without the handlers' checks (`fastplay.play_chosen`), unless the arena checks.
+EVERYONE_AT_ONCE = frozenset((CHOOSE, HOLDUP, COURAGE))
 MAX_DECISIONS = 5000  # far more than a game takes (about 250 at 8 players)
 
 
@@ -109,7 +113,9 @@ class Arena:
         """`next_actions` at the steps most decisions are made in (the bullet choice, the
         hold-up, courage, a share of the split), while no window is open: each seat's own
         options built from the step's own (the same, in the same order, as `options_of`
-        finds among the legal actions), without listing everyone's. None elsewhere."""
+        finds among the legal actions), without listing everyone's. None elsewhere. At the
+        steps of everyone (`EVERYONE_AT_ONCE`) the choices are applied here, together, and
+        none is handed back."""
         s = self.state
         if s.physical:
             return None
@@ -129,6 +135,12 @@ class Arena:
         if asked is None:
             return None
         chosen = [self.ask(name, options) for name, options in asked]
+        if s.phase in EVERYONE_AT_ONCE and not self.checked:
+            played: list[Action] = []  # (every choice at once, as by_seat plays its draws)
+            play_chosen(s, chosen, played)  # type: ignore[arg-type]  # (options hold no None)
+            settle(s)
+            self.actions += len(played)
+            return []
         return [a for a in chosen if a is not None]
 
     def window_actions(self, kind: str) -> list[Action]:
