@@ -17,7 +17,7 @@ from random import Random
 from companion.bots.hands import Hands
 from companion.bots.memory import Memory, Story
 from companion.bots.styles import Bot, Option
-from companion.bots.view import my_options, seat_view
+from companion.bots.view import SeatView, my_options
 from companion.rules import Action, GameState, Setup, apply_in_place, legal_actions, new_game
 from companion.rules.engine import pass_window, settle
 from companion.rules.fastplay import asked_at_step, below, by_seat, play_chosen, taking_turn
@@ -181,18 +181,18 @@ class Arena:
         """`name`'s decision among `options` (with physical cards: among the cards it
         holds, `Hands`; the game is given the action as a physical table enters it)."""
         hands = self.hands
-        if hands is not None:
-            options = hands.card_options(name, options)
-        choice = options[0] if len(options) == 1 else self.decide(name, options)
-        return choice if hands is None else hands.play(name, choice)
+        if hands is None:
+            return options[0] if len(options) == 1 else self.decide(name, options)
+        options = hands.card_options(name, options)
+        return hands.play(name, options[0] if len(options) == 1 else self.decide(name, options))
 
     def decide(self, name: str, options: list[Option]) -> Option:
         bot = self.bots[name]
         if not bot.needs_view:
             return bot.decide(None, options)
         hand = None if self.hands is None else self.hands.hand_of(name)
-        return bot.decide(seat_view(self.state, name, self.memories[name],
-                                    masked=bot.needs_state, hand=hand), options)
+        return bot.decide(SeatView(self.state, name, self.memories[name], bot.needs_state, hand),
+                          options)
 
 
 def _open_window(pending: list[Action]) -> tuple[str, str] | None:

@@ -51,9 +51,12 @@ def diamond_counts(view: SeatView) -> dict[str, int]:
     worked out once a view (a copy is handed out)."""
     known = view.memo.get("diamonds")
     if known is None:
-        me, counted = view.me, view.memory.diamonds  # (the others', as they were seen)
-        known = view.memo["diamonds"] = {
-            n: diamonds(view.loot) if n == me else counted[n] for n in view.living_names()}
+        living = view.living_names()
+        # (the others' as they were seen, mine exactly)
+        known = view.memo["diamonds"] = dict(
+            zip(living, map(view.memory.diamonds.__getitem__, living), strict=True))
+        if view.me in known:
+            known[view.me] = diamonds(view.loot)
     return dict(known)  # type: ignore[call-overload]
 
 

@@ -49,12 +49,11 @@ class Story:
         self.read = 0  # events of the story looked at so far
 
     def catch_up(self, events: Sequence[Event]) -> None:
-        if self.read < len(events):
-            learned = self.learned
-            for e in events[self.read:]:
-                if type(e) in LEARNED:
-                    learned.append(e)
-            self.read = len(events)
+        learned = self.learned
+        for e in events[self.read:]:
+            if type(e) in LEARNED:
+                learned.append(e)
+        self.read = len(events)
 
 
 class Bullets:
@@ -90,7 +89,8 @@ class Memory:
 
     def update(self, events: Sequence[Event]) -> None:
         story = self.story
-        story.catch_up(events)
+        if story.read < len(events):
+            story.catch_up(events)
         learned = story.learned
         if self.heard < len(learned):
             for e in learned[self.heard:]:
