@@ -49,9 +49,7 @@ class Arena:
         self.state = new_game(setup)
         self.bots = bots
         self.checked = checked
-        story = Story()  # (the events worth learning from, picked out once for all seats)
-        self.memories = {name: Memory(name, setup.players, story) for name in setup.players
-                         if bots[name].needs_view}  # (a bot that never looks remembers not)
+        self.story = Story(setup.players)  # (every seat's memory of the story)
         self.actions = 0
         # the real cards each bot holds, when the companion sees none
         self.hands = Hands(setup.players, setup.seed) if setup.cards == "physical" else None
@@ -65,7 +63,7 @@ class Arena:
         for _ in range(MAX_DECISIONS):
             if self.hands is not None:
                 self.hands.follow(s)
-                self.hands.seen(self.memories.values())
+                self.hands.seen(self.story.memories())
             if s.over:
                 return s
             if rnds is not None and by_seat(s, rnds, played):
@@ -191,8 +189,14 @@ class Arena:
         if not bot.needs_view:
             return bot.decide(None, options)
         hand = None if self.hands is None else self.hands.hand_of(name)
-        return bot.decide(SeatView(self.state, name, self.memories[name], bot.needs_state, hand),
-                          options)
+        memory = self.story.memory_of(name, self.state.events)
+        return bot.decide(SeatView(self.state, name, memory, bot.needs_state, hand), options)
+
+    @property
+    def memories(self) -> dict[str, Memory]:
+        """Each seat's memory, the story read up to now."""
+        events = self.state.events
+        return {name: self.story.memory_of(name, events) for name in self.state.index}
 
 
 def _open_window(pending: list[Action]) -> tuple[str, str] | None:

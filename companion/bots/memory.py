@@ -33,27 +33,9 @@ KEPT_AT_ONCE = frozenset(("clip", "first_aid", TOKEN))  # shares used at once, n
 # of a game's, tell nothing it keeps and are passed over at the cost of one look-up.
 LEARNED = frozenset((Took, CuteTook, StealthyTook, JunkSwapped, Revealed, ProfessionalStole,
                      VultureTook, Clipped, GoodFriend, Hustled))
+# The events whose secret fields its player learns (`Memory._learn`: `p == self.me`).
+OWN_SECRETS = frozenset((JunkSwapped, ProfessionalStole, VultureTook))
 DIAMONDS = frozenset(card for card, kind in LOOT_KIND.items() if kind == "diamond")
-
-
-class Story:
-    """The events of one game a memory learns from (`LEARNED`), picked out of the story
-    once for every seat's memory: most events teach nothing, and each of 8 seats passing
-    over them all took a tenth of a style-bot game. The events are the same for every
-    seat; what each seat learns from them is its memory's (`Memory._learn`)."""
-
-    __slots__ = ("learned", "read")
-
-    def __init__(self) -> None:
-        self.learned: list[Event] = []
-        self.read = 0  # events of the story looked at so far
-
-    def catch_up(self, events: Sequence[Event]) -> None:
-        learned = self.learned
-        for e in events[self.read:]:
-            if type(e) in LEARNED:
-                learned.append(e)
-        self.read = len(events)
 
 
 class Bullets:
@@ -74,10 +56,11 @@ class Bullets:
 class Memory:
     """One seat's memory, fed with the game's events as they come (`update`)."""
 
-    def __init__(self, me: str, names: tuple[str, ...], story: Story | None = None) -> None:
-        self.me = me
+    def __init__(self, me: str | None, names: tuple[str, ...], story: Story | None = None,
+                 ) -> None:
+        self.me = me  # (None: the memory of the seats that learned no secret of their own)
         self.read = 0  # events read so far
-        self.story = Story() if story is None else story  # (shared by a game's memories)
+        self.story = story  # a game's shared reading (`Story`), or None: reads alone
         self.heard = 0  # the story's learned events read so far
         self.seen: dict[str, list[str]] = {n: [] for n in names}  # loot seen going to each
         # the diamonds among each player's `seen`, counted again as it changes
@@ -89,14 +72,34 @@ class Memory:
 
     def update(self, events: Sequence[Event]) -> None:
         story = self.story
-        if story.read < len(events):
-            story.catch_up(events)
-        learned = story.learned
+        if story is None:
+            for e in events[self.read:]:
+                if type(e) in LEARNED:
+                    self._learn(e)
+        else:
+            if story.read < len(events):
+                story.catch_up(events)
+            self.hear()
+        self.read = len(events)
+
+    def hear(self) -> None:
+        """Learn the events its `story` picked out since last heard."""
+        learned = self.story.learned  # type: ignore[union-attr]  # (a story's memory)
         if self.heard < len(learned):
             for e in learned[self.heard:]:
                 self._learn(e)
             self.heard = len(learned)
-        self.read = len(events)
+
+    def forked(self, me: str) -> Memory:
+        """A copy of this memory, from now on `me`'s own."""
+        m = Memory.__new__(Memory)
+        m.me, m.read, m.story, m.heard = me, self.read, self.story, self.heard
+        m.seen = {n: list(cards) for n, cards in self.seen.items()}
+        m.diamonds = dict(self.diamonds)
+        m.maybe = {n: list(cards) for n, cards in self.maybe.items()}
+        m.bullets = {n: Bullets(b.bang, b.click) for n, b in self.bullets.items()}
+        m.shot_by, m.shots = dict(self.shot_by), dict(self.shots)
+        return m
 
     def _learn(self, e: Event) -> None:
         """What a seat learns from `e`: its secret fields (`Event.secret`) only if its own.
@@ -162,6 +165,46 @@ class Memory:
 
     def _recount(self, name: str) -> None:
         self.diamonds[name] = sum(map(DIAMONDS.__contains__, self.seen[name]))
+
+
+class Story:
+    """A game's story as its seats' memories learn it: the events worth learning from
+    (`LEARNED`), picked out once for all, and one memory shared by every seat that has
+    learned no secret of its own (a seat's own secret gains: the Junk Dealer's draw, the
+    Professional's and the Vulture's thefts), learned once for all of them: each of 8
+    seats reading the whole story took a tenth of a style-bot game. A seat gets a memory
+    of its own (a copy of the shared one) just before the first event whose secret is its."""
+
+    __slots__ = ("learned", "own", "read", "shared")
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.learned: list[Event] = []
+        self.read = 0  # events of the story looked at so far
+        self.shared = Memory(None, names, self)
+        self.own: dict[str, Memory] = {}
+
+    def memory_of(self, name: str, events: Sequence[Event]) -> Memory:
+        """`name`'s memory, once the story is read up to `events`' end."""
+        if self.read < len(events):
+            self.catch_up(events)
+        return self.own.get(name, self.shared)
+
+    def memories(self) -> list[Memory]:
+        """Every memory, each once."""
+        return [self.shared, *self.own.values()]
+
+    def catch_up(self, events: Sequence[Event]) -> None:
+        learned, own, shared = self.learned, self.own, self.shared
+        for e in events[self.read:]:
+            kind = type(e)
+            if kind in LEARNED:
+                if kind in OWN_SECRETS:
+                    mine: str = e.player  # type: ignore[attr-defined]  # (OWN_SECRETS')
+                    if mine not in own:
+                        shared.hear()
+                        own[mine] = shared.forked(mine)
+                learned.append(e)
+        self.read = len(events)
 
 
 def _drop(cards: list[str], card: str) -> None:

@@ -1,6 +1,7 @@
-"""A game's memories share the pick of the events worth learning from (`memory.Story`):
-each remembers exactly what a memory reading the whole story alone remembers, and the
-diamonds it counts for each player are those among the loot it saw going to them."""
+"""A game's seats share one memory until one learns a secret of its own (`memory.Story`):
+at every decision of style-bot games with every power, each seat's memory holds exactly
+what a memory of its own reading the whole story alone holds, and the diamonds it counts
+for each player are those among the loot it saw going to them."""
 
 from __future__ import annotations
 
@@ -24,8 +25,8 @@ def kept(memory: Memory) -> dict[str, Any]:
 
 
 class Compared(Arena):
-    """An arena whose seats' shared memories are compared, at each decision, with memories
-    of their own that read the whole story alone."""
+    """An arena whose seats' memories are compared, at each decision, with memories of
+    their own that read the whole story alone."""
 
     def __init__(self, setup: Any, bots: Any) -> None:
         super().__init__(setup, bots)
@@ -47,7 +48,7 @@ class Compared(Arena):
 def test_memories_sharing_the_story_remember_what_each_alone_would():
     rnd = random.Random(31)
     styles = ("cautious", "aggressive", "greedy", "vengeful")
-    diamonds = 0
+    diamonds = forked = 0
     for game in range(12):
         setup = random_setup(rnd, 4 + game % 5, rnd.getrandbits(32), powers=True)
         bots = {n: make_bot(styles[(game + i) % 4], rnd.getrandbits(32))
@@ -56,4 +57,5 @@ def test_memories_sharing_the_story_remember_what_each_alone_would():
         arena.play()
         assert arena.compared > 100
         diamonds += sum(sum(m.diamonds.values()) for m in arena.memories.values())
-    assert diamonds > 0
+        forked += len(arena.story.own)
+    assert diamonds > 0 and forked > 3
