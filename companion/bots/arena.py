@@ -23,16 +23,17 @@ from companion.rules.engine import pass_window, settle
 from companion.rules.fastplay import asked_at_step, below, by_seat, play_chosen, taking_turn
 from companion.rules.phases import PHASE
 from companion.rules.split import may_forbid
-from companion.rules.state import CHOOSE, COURAGE, HOLDUP
+from companion.rules.state import CHOOSE, COURAGE, HOLDUP, SPLIT
 from companion.rules.turn import forbids, takes
 
 # Optional powers the game waits for (R3); the Dictator's forbid is open beside the take.
 WINDOWS = frozenset(("hustle", "swap", "privilege", "smart", "junk"))
 # Those whose holder passes by letting the game go on (the others list a pass action).
 PASS_BY_WAITING = frozenset(("swap", "smart", "junk", "forbid"))
-# Steps every player they wait for decides from the same moment: their choices are applied
-# together, without the handlers' checks (`fastplay.play_chosen`), unless the arena checks.
-EVERYONE_AT_ONCE = frozenset((CHOOSE, HOLDUP, COURAGE))
+# Steps whose choices the arena applies itself, without the handlers' checks, unless it
+# checks (`fastplay.play_chosen`): those every player they wait for decides from the same
+# moment, applied together, and a share of the split.
+PLAYED_HERE = frozenset((CHOOSE, HOLDUP, COURAGE, SPLIT))
 MAX_DECISIONS = 5000  # far more than a game takes (about 250 at 8 players)
 
 
@@ -112,8 +113,7 @@ class Arena:
         hold-up, courage, a share of the split), while no window is open: each seat's own
         options built from the step's own (the same, in the same order, as `options_of`
         finds among the legal actions), without listing everyone's. None elsewhere. At the
-        steps of everyone (`EVERYONE_AT_ONCE`) the choices are applied here, together, and
-        none is handed back."""
+        steps of `PLAYED_HERE` the choices are applied here, and none is handed back."""
         s = self.state
         if s.physical:
             return None
@@ -133,7 +133,7 @@ class Arena:
         if asked is None:
             return None
         chosen = [self.ask(name, options) for name, options in asked]
-        if s.phase in EVERYONE_AT_ONCE and not self.checked:
+        if s.phase in PLAYED_HERE and not self.checked:
             played: list[Action] = []  # (every choice at once, as by_seat plays its draws)
             play_chosen(s, chosen, played)  # type: ignore[arg-type]  # (options hold no None)
             settle(s)
