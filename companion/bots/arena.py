@@ -15,20 +15,25 @@ from collections.abc import Mapping
 from random import Random
 
 from companion.bots.hands import Hands
-from companion.bots.memory import Memory
+from companion.bots.memory import Memory, Story
 from companion.bots.styles import Bot, Option
-from companion.bots.view import my_options, seat_view
+from companion.bots.view import SeatView, my_options
 from companion.rules import Action, GameState, Setup, apply_in_place, legal_actions, new_game
 from companion.rules.engine import pass_window, settle
-from companion.rules.fastplay import asked_at_step, below, by_seat, taking_turn
+from companion.rules.fastplay import asked_at_step, below, by_seat, play_chosen, taking_turn
 from companion.rules.phases import PHASE
 from companion.rules.split import may_forbid
+from companion.rules.state import CHOOSE, COURAGE, HOLDUP, SPLIT
 from companion.rules.turn import forbids, takes
 
 # Optional powers the game waits for (R3); the Dictator's forbid is open beside the take.
 WINDOWS = frozenset(("hustle", "swap", "privilege", "smart", "junk"))
 # Those whose holder passes by letting the game go on (the others list a pass action).
 PASS_BY_WAITING = frozenset(("swap", "smart", "junk", "forbid"))
+# Steps whose choices the arena applies itself, without the handlers' checks, unless it
+# checks (`fastplay.play_chosen`): those every player they wait for decides from the same
+# moment, applied together, and a share of the split.
+PLAYED_HERE = frozenset((CHOOSE, HOLDUP, COURAGE, SPLIT))
 MAX_DECISIONS = 5000  # far more than a game takes (about 250 at 8 players)
 
 
@@ -45,8 +50,7 @@ class Arena:
         self.state = new_game(setup)
         self.bots = bots
         self.checked = checked
-        self.memories = {name: Memory(name, setup.players) for name in setup.players
-                         if bots[name].needs_view}  # (a bot that never looks remembers not)
+        self.story = Story(setup.players)  # (every seat's memory of the story)
         self.actions = 0
         # the real cards each bot holds, when the companion sees none
         self.hands = Hands(setup.players, setup.seed) if setup.cards == "physical" else None
@@ -60,7 +64,7 @@ class Arena:
         for _ in range(MAX_DECISIONS):
             if self.hands is not None:
                 self.hands.follow(s)
-                self.hands.seen(self.memories.values())
+                self.hands.seen(self.story.memories())
             if s.over:
                 return s
             if rnds is not None and by_seat(s, rnds, played):
@@ -108,7 +112,8 @@ class Arena:
         """`next_actions` at the steps most decisions are made in (the bullet choice, the
         hold-up, courage, a share of the split), while no window is open: each seat's own
         options built from the step's own (the same, in the same order, as `options_of`
-        finds among the legal actions), without listing everyone's. None elsewhere."""
+        finds among the legal actions), without listing everyone's. None elsewhere. At the
+        steps of `PLAYED_HERE` the choices are applied here, and none is handed back."""
         s = self.state
         if s.physical:
             return None
@@ -128,6 +133,12 @@ class Arena:
         if asked is None:
             return None
         chosen = [self.ask(name, options) for name, options in asked]
+        if s.phase in PLAYED_HERE and not self.checked:
+            played: list[Action] = []  # (every choice at once, as by_seat plays its draws)
+            play_chosen(s, chosen, played)  # type: ignore[arg-type]  # (options hold no None)
+            settle(s)
+            self.actions += len(played)
+            return []
         return [a for a in chosen if a is not None]
 
     def window_actions(self, kind: str) -> list[Action]:
@@ -168,18 +179,24 @@ class Arena:
         """`name`'s decision among `options` (with physical cards: among the cards it
         holds, `Hands`; the game is given the action as a physical table enters it)."""
         hands = self.hands
-        if hands is not None:
-            options = hands.card_options(name, options)
-        choice = options[0] if len(options) == 1 else self.decide(name, options)
-        return choice if hands is None else hands.play(name, choice)
+        if hands is None:
+            return options[0] if len(options) == 1 else self.decide(name, options)
+        options = hands.card_options(name, options)
+        return hands.play(name, options[0] if len(options) == 1 else self.decide(name, options))
 
     def decide(self, name: str, options: list[Option]) -> Option:
         bot = self.bots[name]
         if not bot.needs_view:
             return bot.decide(None, options)
         hand = None if self.hands is None else self.hands.hand_of(name)
-        return bot.decide(seat_view(self.state, name, self.memories[name],
-                                    masked=bot.needs_state, hand=hand), options)
+        memory = self.story.memory_of(name, self.state.events)
+        return bot.decide(SeatView(self.state, name, memory, bot.needs_state, hand), options)
+
+    @property
+    def memories(self) -> dict[str, Memory]:
+        """Each seat's memory, the story read up to now."""
+        events = self.state.events
+        return {name: self.story.memory_of(name, events) for name in self.state.index}
 
 
 def _open_window(pending: list[Action]) -> tuple[str, str] | None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from companion.bots.memory import DIAMONDS
 from companion.bots.view import SeatView, Seen
 from companion.rules.cards import (
     DIAMOND_BONUS,
     FACE_VALUE,
-    LOOT_KIND,
     ROUNDS,
     TOKEN,
     kind_of,
@@ -32,9 +32,6 @@ def wealth(loot: Iterable[str], power: str | None, unknown: int = 0) -> int:
     return money + (painting_value(paintings) if paintings else 0) + unknown * UNKNOWN_CARD
 
 
-DIAMONDS = frozenset(card for card, kind in LOOT_KIND.items() if kind == "diamond")
-
-
 def diamonds(loot: Iterable[str]) -> int:
     return sum(map(DIAMONDS.__contains__, loot))
 
@@ -54,9 +51,12 @@ def diamond_counts(view: SeatView) -> dict[str, int]:
     worked out once a view (a copy is handed out)."""
     known = view.memo.get("diamonds")
     if known is None:
-        me, seen = view.me, view.memory.seen
-        known = view.memo["diamonds"] = {
-            n: diamonds(view.loot if n == me else seen[n]) for n in view.living_names()}
+        living = view.living_names()
+        # (the others' as they were seen, mine exactly)
+        known = view.memo["diamonds"] = dict(
+            zip(living, map(view.memory.diamonds.__getitem__, living), strict=True))
+        if view.me in known:
+            known[view.me] = diamonds(view.loot)
     return dict(known)  # type: ignore[call-overload]
 
 

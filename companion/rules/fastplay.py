@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from companion.rules import split, steps
-from companion.rules.actions import Action, Aim, Forbid
+from companion.rules.actions import Action, Aim, Choose, Courage, Forbid, Take
 from companion.rules.cards import BANG, CLICK, KINDS, TOKEN
 from companion.rules.menu import Rows
 from companion.rules.powers import DICTATOR, GREEDY
@@ -293,6 +293,30 @@ def _split_by_seat(s: GameState, rnds: Sequence[Random], played: list[Action]) -
         options, kept = shares(s, p, options, kept)
         n = len(options)
         kept = took_share(s, p, options, below(rnds[p.seat], n) if n > 1 else 0, kept, played)
+
+
+def play_chosen(s: GameState, chosen: Sequence[Action], played: list[Action]) -> None:
+    """Apply the choices of a bullet choice, a hold-up or courage that the players it waits
+    for made from the same moment (`asked_at_step`: the style bots, `bots/arena.py`), or
+    a share of the split (`turn.takes`), as `by_seat` applies its draws. The caller
+    settles the game after (`engine.settle`)."""
+    assert s.phase in (CHOOSE, HOLDUP, COURAGE, SPLIT) and not s.physical and s.rests_at is None
+    index, players, to_act = s.index, s.players, s.to_act
+    for a in chosen:
+        seat = index[a.player]
+        if isinstance(a, Take):  # (`split.take`, less its checks)
+            loot = a.loot
+            split.took(s, players[seat], (loot,) if isinstance(loot, str) else loot or ())
+            played.append(a)
+            continue
+        at = to_act.index(seat)
+        if isinstance(a, Choose):
+            chose(s, players[seat], at, BANG if a.card == BANG else CLICK, played)
+        elif isinstance(a, Aim):
+            aimed(s, players[seat], at, a, played)
+        else:
+            assert isinstance(a, Courage)
+            decided(s, players[seat], at, a.down is True, played)
 
 
 def asked_at_step(s: GameState) -> list[tuple[str, list[Action | None]]] | None:

@@ -23,7 +23,7 @@ READ = ("me", "bang", "click", "card", "loot", "power", "wounds", "wound_limit",
         "piles", "state", "players", "me_seen")
 CALLED = ("living_others", "living_names", "aimers", "living_loot")
 BY_NAME = ("seat_of", "loot_seen")
-MEMORY = ("me", "seen", "maybe", "bullets", "shot_by", "shots")
+MEMORY = ("me", "seen", "maybe", "bullets", "shot_by", "shots", "diamonds")
 
 
 def plain(value: Any) -> Any:

@@ -1,0 +1,68 @@
+"""The arena applies the choices of a bullet choice, a hold-up or courage together, and a
+share of the split, itself (`fastplay.play_chosen`): at every such step of many style-bot
+games, at tables of 4 to 8 with and without powers, the state reached is the one the rules
+reach applying each choice through `engine.apply_in_place`, and the actions played are
+those choices."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion.bots.arena import PLAYED_HERE, Arena
+from companion.bots.lab import make_bot
+from companion.bots.random_bot import random_setup
+from companion.bots.styles import Option
+from companion.rules import Action, apply_in_place, legal_actions, state_to_dict
+from companion.rules.actions import Forbid
+from companion.rules.engine import settle
+from companion.rules.fastplay import asked_at_step, play_chosen, taking_turn
+
+
+class Compared(Arena):
+    """An arena that, at each step it plays itself, plays the bots' choices both ways on
+    copies (not after the Dictator's ban, applied through the rules)."""
+
+    def __init__(self, setup: Any, bots: Any) -> None:
+        super().__init__(setup, bots)
+        self.steps: dict[str, int] = {}
+        self.pending: list[Option] = []
+
+    def step_actions(self) -> list[Action] | None:
+        s = self.state
+        before = s.copy() if s.phase in PLAYED_HERE and s.rests_at is None else None
+        self.pending = []
+        actions = super().step_actions()
+        chosen = [a for a in self.pending if a is not None]
+        if (before is not None and chosen and not isinstance(chosen[0], Forbid)
+                and (asked_at_step(before) is not None or taking_turn(before))):
+            fast, plain, played = before.copy(), before.copy(), []
+            play_chosen(fast, chosen, played)
+            settle(fast)
+            for a in chosen:
+                assert a in legal_actions(plain), (a, plain.phase)
+                apply_in_place(plain, a)
+            assert played == chosen
+            assert state_to_dict(fast) == state_to_dict(plain) == state_to_dict(s)
+            self.steps[before.phase] = self.steps.get(before.phase, 0) + 1
+        return actions
+
+    def ask(self, name: str, options: list[Option]) -> Option:
+        choice = super().ask(name, options)
+        self.pending.append(choice)
+        return choice
+
+
+def test_choices_applied_together_reach_the_state_the_rules_reach_one_by_one():
+    rnd = random.Random(27)
+    styles = ("cautious", "aggressive", "greedy", "vengeful", "random")
+    steps: dict[str, int] = {}
+    for game in range(15):
+        setup = random_setup(rnd, 4 + game % 5, rnd.getrandbits(32), powers=game % 3 != 0)
+        bots = {n: make_bot(styles[(game + i) % 5], rnd.getrandbits(32))
+                for i, n in enumerate(setup.players)}
+        arena = Compared(setup, bots)
+        assert arena.play().over
+        for phase, n in arena.steps.items():
+            steps[phase] = steps.get(phase, 0) + n
+    assert set(steps) == set(PLAYED_HERE) and min(steps.values()) > 50, steps
