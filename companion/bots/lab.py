@@ -28,9 +28,10 @@ from companion.bots.styles import (
     VengefulBot,
 )
 from companion.rules import GameState
-from companion.rules.cards import TOKEN
+from companion.rules.cards import DIAMOND_BONUS, TOKEN
 from companion.rules.events import Eliminated, RoundBegun, Took
-from companion.rules.scoring import scores
+from companion.rules.scoring import bonus_holder, worth
+from companion.rules.state import Player
 
 STYLES: dict[str, type[Bot]] = {
     b.style: b for b in (RandomBot, CautiousBot, AggressiveBot, GreedyBot, VengefulBot, StrongBot)
@@ -99,8 +100,10 @@ def play_game(plan: Plan, i: int) -> GameRecord:
 
 
 def record(s: GameState, styles: list[str], actions: int) -> GameRecord:
-    """The few facts of a finished game the lab's statistics need."""
-    totals = scores(s)
+    """The few facts of a finished game the lab's statistics need: of the final count, only
+    each total and who has the diamond bonus (R15), not every part of it."""
+    bonus = bonus_holder(s)
+    totals = [worth(p, bonus) if p.alive else 0 for p in s.players]
     died: dict[str, int] = {}
     godfather: dict[str, int] = {}
     tokens: dict[str, int] = {}
@@ -116,33 +119,32 @@ def record(s: GameState, styles: list[str], actions: int) -> GameRecord:
         "rounds": s.round, "actions": actions,
         "winners": [s.index[w] for w in s.winners],
         "end": ending(s, totals),
-        "bonus_decided": bonus_decided(s, totals),
+        "bonus_decided": bonus_decided(s, totals, bonus),
         "seats": [{"style": styles[p.seat], "power": p.power, "alive": p.alive,
-                   "wounds": p.wounds, "total": totals[p.seat]["total"],
-                   "bonus": totals[p.seat]["diamond_bonus"] > 0,
+                   "wounds": p.wounds, "total": totals[p.seat], "bonus": p is bonus,
                    "died": died.get(p.name), "godfather": godfather.get(p.name, 0),
                    "tokens": tokens.get(p.name, 0)} for p in s.players],
     }
 
 
-def ending(s: GameState, totals: list[dict[str, int]]) -> str:
+def ending(s: GameState, totals: list[int]) -> str:
     """How the game was decided: last one standing, nobody, money, wounds (R15), shared."""
     living = s.living()
     if len(living) <= 1:
         return "last_standing" if living else "no_winner"
-    best = max(totals[p.seat]["total"] for p in living)
-    richest = [p for p in living if totals[p.seat]["total"] == best]
+    best = max(totals[p.seat] for p in living)
+    richest = [p for p in living if totals[p.seat] == best]
     if len(richest) == 1:
         return "richest"
     return "tiebreak" if len(s.winners) < len(richest) else "shared"
 
 
-def bonus_decided(s: GameState, totals: list[dict[str, int]]) -> bool:
-    """The winners would differ without the $60k diamond bonus."""
+def bonus_decided(s: GameState, totals: list[int], bonus: Player | None) -> bool:
+    """The winners would differ without the $60k diamond bonus (held by `bonus`)."""
     living = s.living()
-    if len(living) <= 1 or not any(t["diamond_bonus"] for t in totals):
+    if len(living) <= 1 or bonus is None:
         return False
-    plain = {p.name: (totals[p.seat]["total"] - totals[p.seat]["diamond_bonus"], p.wounds)
+    plain = {p.name: (totals[p.seat] - (DIAMOND_BONUS if p is bonus else 0), p.wounds)
              for p in living}
     best = max(plain.values())
     return sorted(n for n, v in plain.items() if v == best) != sorted(s.winners)

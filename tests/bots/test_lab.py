@@ -42,27 +42,30 @@ def finished(loot: dict[str, list[str]], wounds: dict[str, int] | None = None,
         p.wounds = (wounds or {}).get(p.name, 0)
         p.alive = p.name not in dead
     finish(s)
-    return s, scores(s)
+    counted = scores(s)  # (the whole count of R15: each total, and who has the bonus)
+    bonus = next((p for p, c in zip(s.players, counted, strict=True) if c["diamond_bonus"]),
+                 None)
+    return s, [c["total"] for c in counted], bonus
 
 
 def test_endings_say_what_decided_the_game():
-    s, totals = finished({"Ana": ["bill20000"], "Bob": ["bill5000"]})
-    assert lab.ending(s, totals) == "richest" and not lab.bonus_decided(s, totals)
-    s, totals = finished({"Ana": ["bill10000"], "Bob": ["bill10000"]}, {"Bob": 1})
+    s, totals, bonus = finished({"Ana": ["bill20000"], "Bob": ["bill5000"]})
+    assert lab.ending(s, totals) == "richest" and not lab.bonus_decided(s, totals, bonus)
+    s, totals, bonus = finished({"Ana": ["bill10000"], "Bob": ["bill10000"]}, {"Bob": 1})
     assert s.winners == ["Bob"] and lab.ending(s, totals) == "tiebreak"
-    s, totals = finished({"Ana": ["bill10000"], "Bob": ["bill10000"]})
+    s, totals, bonus = finished({"Ana": ["bill10000"], "Bob": ["bill10000"]})
     assert lab.ending(s, totals) == "shared"
-    s, totals = finished({}, dead=("Ana", "Bob", "Cyd"))
+    s, totals, bonus = finished({}, dead=("Ana", "Bob", "Cyd"))
     assert lab.ending(s, totals) == "last_standing"
 
 
 def test_the_diamond_bonus_decides_a_game_only_when_it_changes_the_winner():
     # Bob is richer in bills, Ana's lone diamond brings $60k: she wins because of it
-    s, totals = finished({"Ana": ["diamond1000"], "Bob": ["bill20000", "bill20000"]})
-    assert s.winners == ["Ana"] and lab.bonus_decided(s, totals)
+    s, totals, bonus = finished({"Ana": ["diamond1000"], "Bob": ["bill20000", "bill20000"]})
+    assert s.winners == ["Ana"] and lab.bonus_decided(s, totals, bonus)
     # Ana would have won anyway
-    s, totals = finished({"Ana": ["diamond1000", "bill20000"], "Bob": ["bill5000"]})
-    assert s.winners == ["Ana"] and not lab.bonus_decided(s, totals)
+    s, totals, bonus = finished({"Ana": ["diamond1000", "bill20000"], "Bob": ["bill5000"]})
+    assert s.winners == ["Ana"] and not lab.bonus_decided(s, totals, bonus)
 
 
 def test_a_run_repeats_whatever_the_number_of_processes():

@@ -45,6 +45,21 @@ def test_records_cannot_be_changed_nor_built_with_fields_they_lack():
     assert a.target == "Bob"
 
 
+def test_an_event_sets_each_field_it_is_given_and_stays_frozen():
+    for cls in EVENTS.values():
+        names = [f.name for f in dataclasses.fields(cls)]
+        values = {name: f"v{k}" for k, name in enumerate(names)}
+        event = cls(**values)
+        assert [getattr(event, name) for name in names] == list(values.values())
+        assert cls(*values.values()) == event
+        with pytest.raises(AttributeError):
+            setattr(event, names[-1], "changed")
+        with pytest.raises(TypeError):
+            cls(**{k: v for k, v in values.items() if k != names[-1]})
+    with pytest.raises(TypeError, match="extra"):
+        Wounded(2, player="Ana", by=("Bob",), wounds=1, extra=0)  # type: ignore[call-arg]
+
+
 def test_records_survive_pickling_and_copying():
     setup = Setup(("Ana", "Bob", "Cyd", "Dee"), seed=3,
                   start_players={"Ana": StartPlayer(wounds=1)})
