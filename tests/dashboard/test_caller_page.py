@@ -119,11 +119,17 @@ def take(live, page) -> None:
 
 def test_the_callers_controls_keep_the_tablets_bar_on_one_line(live, open_page):
     """At 1280 px, in every language: the switch and the volume beside the count's and the
-    sound's buttons leave the title, the buttons and the language links on one row."""
+    sound's buttons leave the title, the step, the buttons and the language links on one row.
+    Measured once the page has drawn the game (its step named): the step is empty, 0 px
+    high, until the first state arrives, and an empty span is on no row."""
     new_game(live)
+    revision = live.table.public_state()["revision"]
     for lang in ("en", "fr", "de", "es"):
         page = open_page("/", lang=lang)
         expect(page.locator("#caller")).not_to_be_empty()
+        expect(page.locator("#step")).not_to_be_empty()
+        page.wait_for_function(f"() => Number(document.body.dataset.revision) >= {revision}")
+        page.evaluate("document.fonts.ready.then(() => true)")
         spans = page.evaluate("""() => [...document.querySelectorAll('header.bar > *')]
             .map((e) => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom])""")
         assert max(top for top, _ in spans) < min(bottom for _, bottom in spans), (lang, spans)
