@@ -285,7 +285,8 @@ def _split_by_seat(s: GameState, rnds: Sequence[Random], played: list[Action]) -
             k = below(rnds[dictator.seat], len(KINDS) + 1)
             if k < len(KINDS):
                 forbade(s, dictator, p, KINDS[k], played)
-        options, kept = shares(s, p, options, kept)
+        if not kept or s.forbidden is not None or p.power == GREEDY:  # (else still good)
+            options, kept = shares(s, p, options, kept)
         n = len(options)
         kept = took_share(s, p, options, below(rnds[p.seat], n) if n > 1 else 0, kept, played)
 
