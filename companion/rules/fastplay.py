@@ -213,22 +213,17 @@ def shares(s: GameState, p: Player, options: Shares, kept: bool) -> tuple[Shares
 
 def took_share(s: GameState, p: Player, options: Shares, i: int, kept: bool,
                played: list[Action]) -> bool:
-    """`p` took `options[i]`, which is dropped from `options` once gone from the table;
-    whether they still hold for the next taker."""
+    """`p` took `options[i]` (a card or the token, the Greedy's pair, or nothing), which
+    is dropped from `options` once gone from the table; whether they still hold for the
+    next taker."""
     share = options[i]
-    took(s, p, share, played)
+    split.took(s, p, (share,) if isinstance(share, str) else share or ())
+    played.append(TAKEN[p.name][share])
     if not isinstance(share, str):
         return False
     if kept and (share == TOKEN or share not in s.table):
         del options[i]
     return kept
-
-
-def took(s: GameState, p: Player, share: str | tuple[str, str] | None,
-         played: list[Action]) -> None:
-    """`p` took a share of the split: a card or the token, the Greedy's pair, or nothing."""
-    split.took(s, p, (share,) if isinstance(share, str) else share or ())
-    played.append(TAKEN[p.name][share])
 
 
 def forbade(s: GameState, dictator: Player, p: Player, kind: str,
@@ -290,7 +285,8 @@ def _split_by_seat(s: GameState, rnds: Sequence[Random], played: list[Action]) -
             k = below(rnds[dictator.seat], len(KINDS) + 1)
             if k < len(KINDS):
                 forbade(s, dictator, p, KINDS[k], played)
-        options, kept = shares(s, p, options, kept)
+        if not kept or s.forbidden is not None or p.power == GREEDY:  # (else still good)
+            options, kept = shares(s, p, options, kept)
         n = len(options)
         kept = took_share(s, p, options, below(rnds[p.seat], n) if n > 1 else 0, kept, played)
 
