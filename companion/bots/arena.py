@@ -20,10 +20,16 @@ from companion.bots.styles import Bot, Option
 from companion.bots.view import SeatView, my_options
 from companion.rules import Action, GameState, Setup, apply_in_place, legal_actions, new_game
 from companion.rules.engine import pass_window, settle
-from companion.rules.fastplay import asked_at_step, below, by_seat, play_chosen, taking_turn
+from companion.rules.fastplay import (
+    asked_at_step,
+    below,
+    by_seat,
+    play_chosen,
+    plays_chosen,
+    taking_turn,
+)
 from companion.rules.phases import PHASE
 from companion.rules.split import may_forbid
-from companion.rules.state import CHOOSE, COURAGE, HOLDUP, SPLIT
 from companion.rules.turn import forbids, takes
 
 # Optional powers the game waits for (R3); the Dictator's forbid is open beside the take.
@@ -33,7 +39,6 @@ PASS_BY_WAITING = frozenset(("swap", "smart", "junk", "forbid"))
 # Steps whose choices the arena applies itself, without the handlers' checks, unless it
 # checks (`fastplay.play_chosen`): those every player they wait for decides from the same
 # moment, applied together, and a share of the split.
-PLAYED_HERE = frozenset((CHOOSE, HOLDUP, COURAGE, SPLIT))
 MAX_DECISIONS = 5000  # far more than a game takes (about 250 at 8 players)
 
 
@@ -113,7 +118,8 @@ class Arena:
         hold-up, courage, a share of the split), while no window is open: each seat's own
         options built from the step's own (the same, in the same order, as `options_of`
         finds among the legal actions), without listing everyone's. None elsewhere. At the
-        steps of `PLAYED_HERE` the choices are applied here, and none is handed back."""
+        steps `fastplay.plays_chosen` takes, the choices are applied here, and none is
+        handed back."""
         s = self.state
         if s.physical:
             return None
@@ -133,7 +139,7 @@ class Arena:
         if asked is None:
             return None
         chosen = [self.ask(name, options) for name, options in asked]
-        if s.phase in PLAYED_HERE and not self.checked:
+        if plays_chosen(s) and not self.checked:
             played: list[Action] = []  # (every choice at once, as by_seat plays its draws)
             play_chosen(s, chosen, played)  # type: ignore[arg-type]  # (options hold no None)
             settle(s)

@@ -37,7 +37,9 @@ EVENT_TYPES = {"wounded": "wounded", "eliminated": "eliminated", "lay_down": "la
                "game_over": "game_over"}
 BROKER = "broker"  # a link's name; a sensor device's is "device:<id>"
 PROBE_EVERY_S = 0.2  # the referee sends itself a message through the broker this often
-PROBE_SILENT_S = 0.7  # no echo for this long while connected: the broker is not answering
+# a probe not echoed for this long while connected: the broker is not answering (probes
+# go every 0.2 s, so three in a row have gone unanswered: a hang is called within 0.8 s)
+PROBE_SILENT_S = 0.5
 # Outside a countdown an echo goes to the referee (and its journal) only this often: enough
 # to keep the broker a source the next count waits for (watermarks.STALE_MS), at a row a
 # second rather than five; an outage is then dated up to this much early, never late.
@@ -64,6 +66,9 @@ class RefereeLink:
         self.facts: FactSubscriber | None = None
         self._probe_topic = topics.referee_probe
         self._echo_at = _seconds()
+        # when the first probe since the last echo was sent: silence is counted from it, so
+        # a watch that was itself kept waiting (a starved machine) sent nothing unanswered
+        self._unanswered: float | None = None
         self._silent = False  # the probe, not the connection, says the broker is down
         # the watch (its thread) and the echo (paho's) each decide and tell the table under
         # this lock: a link said down after an echo said it up again would stay down
@@ -89,17 +94,22 @@ class RefereeLink:
 
     def watch_broker(self, stop: threading.Event) -> None:
         """Notice a hung broker within a second: it keeps the connection open, so only
-        MQTT's keep-alive would notice, after tens of seconds. The referee's own message
-        through the broker must come back within PROBE_SILENT_S."""
+        MQTT's keep-alive would notice, after tens of seconds. The referee's own messages
+        through the broker must come back: silence is counted from the first probe sent
+        since the last echo, so time the watch itself was kept waiting (a starved machine)
+        is not taken for the broker's."""
         while not stop.wait(PROBE_EVERY_S):
             if not self.bus.connected.is_set():
                 continue
-            sent = self.table.clock.now_ms()  # (the table's clock: the echo is its watermark)
-            self.bus.publish(self._probe_topic, f"{sent:.3f}".encode(), qos=0)
             with self._health:
-                if not self._silent and _seconds() - self._echo_at > PROBE_SILENT_S:
+                now = _seconds()
+                if self._unanswered is None:
+                    self._unanswered = now
+                elif not self._silent and now - self._unanswered > PROBE_SILENT_S:
                     self._silent = True
                     self.table.link(BROKER, False, "not answering")
+            sent = self.table.clock.now_ms()  # (the table's clock: the echo is its watermark)
+            self.bus.publish(self._probe_topic, f"{sent:.3f}".encode(), qos=0)
 
     def _on_echo(self, _topic: str, payload: bytes) -> None:
         sent = probe_sent(payload)
@@ -107,7 +117,7 @@ class RefereeLink:
             log.warning("referee probe: not a probe's send time (%r), ignored", payload[:40])
             return
         with self._health:
-            self._echo_at = _seconds()
+            self._echo_at, self._unanswered = _seconds(), None
             if self._silent:
                 self._silent = False
                 self.table.link(BROKER, True, "answering again")
@@ -133,7 +143,7 @@ class RefereeLink:
 
     def _on_connect(self) -> None:
         with self._health:
-            self._echo_at, self._silent = _seconds(), False
+            self._echo_at, self._unanswered, self._silent = _seconds(), None, False
             self.table.link(BROKER, True, "connected")  # (the client says `online` itself)
         if self.home_assistant:
             self._discovery()

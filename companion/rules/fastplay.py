@@ -291,12 +291,21 @@ def _split_by_seat(s: GameState, rnds: Sequence[Random], played: list[Action]) -
         kept = took_share(s, p, options, below(rnds[p.seat], n) if n > 1 else 0, kept, played)
 
 
+CHOSEN_TOGETHER = frozenset((CHOOSE, HOLDUP, COURAGE, SPLIT))
+
+
+def plays_chosen(s: GameState) -> bool:
+    """Whether `play_chosen` takes this step's choices (a digital game at a bullet choice, a
+    hold-up, courage or the split, no window resting)."""
+    return s.phase in CHOSEN_TOGETHER and not s.physical and s.rests_at is None
+
+
 def play_chosen(s: GameState, chosen: Sequence[Action], played: list[Action]) -> None:
     """Apply the choices of a bullet choice, a hold-up or courage that the players it waits
     for made from the same moment (`asked_at_step`: the style bots, `bots/arena.py`), or
     a share of the split (`turn.takes`), as `by_seat` applies its draws. The caller
     settles the game after (`engine.settle`)."""
-    assert s.phase in (CHOOSE, HOLDUP, COURAGE, SPLIT) and not s.physical and s.rests_at is None
+    assert plays_chosen(s)
     index, players, to_act = s.index, s.players, s.to_act
     for a in chosen:
         seat = index[a.player]

@@ -9,14 +9,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.bots.arena import PLAYED_HERE, Arena
+from companion.bots.arena import Arena
 from companion.bots.lab import make_bot
 from companion.bots.random_bot import random_setup
 from companion.bots.styles import Option
 from companion.rules import Action, apply_in_place, legal_actions, state_to_dict
 from companion.rules.actions import Forbid
 from companion.rules.engine import settle
-from companion.rules.fastplay import asked_at_step, play_chosen, taking_turn
+from companion.rules.fastplay import asked_at_step, play_chosen, plays_chosen, taking_turn
+from companion.rules.state import CHOOSE, COURAGE, HOLDUP, SPLIT
 
 
 class Compared(Arena):
@@ -30,7 +31,7 @@ class Compared(Arena):
 
     def step_actions(self) -> list[Action] | None:
         s = self.state
-        before = s.copy() if s.phase in PLAYED_HERE and s.rests_at is None else None
+        before = s.copy() if plays_chosen(s) else None
         self.pending = []
         actions = super().step_actions()
         chosen = [a for a in self.pending if a is not None]
@@ -65,4 +66,4 @@ def test_choices_applied_together_reach_the_state_the_rules_reach_one_by_one():
         assert arena.play().over
         for phase, n in arena.steps.items():
             steps[phase] = steps.get(phase, 0) + n
-    assert set(steps) == set(PLAYED_HERE) and min(steps.values()) > 50, steps
+    assert set(steps) == {CHOOSE, HOLDUP, COURAGE, SPLIT} and min(steps.values()) > 50, steps

@@ -69,12 +69,14 @@ def test_leaning_and_turned_players_at_offsets_1_to_5_count_no_wrong_seat_sweep_
 
     sys.path.insert(0, str(ROOT / "bench"))
     import aim_accuracy
+    from aim_scenes import GRIP_TABLES
 
     from companion.tablesim.geometry import GRIPS
     offsets = (1.0, 2.0, 3.0, 4.0, 5.0)
     todo = aim_accuracy.cases(argparse.Namespace(
         seed=5, trials=2, optics="typical", grips=True, stances=("leaning", "turned"),
-        only_grips=tuple(GRIPS), offsets=offsets))
+        only_grips=tuple(GRIPS), only_tables=tuple(GRIP_TABLES), held_aims=0,
+        accepted=False, offsets=offsets))
     assert {(c[-2], c[-1], c[5]) for c in todo} == {
         (g, s, o) for g in GRIPS for s in ("leaning", "turned") for o in offsets}
     results = [aim_accuracy.run_case(c) for c in todo if c[2:5] == ("round", 1.2, "8")]
