@@ -59,8 +59,11 @@ def test_hub_says_hello_and_reports_the_rounds_its_slot_clock_plays(start):
     assert len(seen) > 10 and all(f[4] == "4,0,0,0,0,0,0,0" for f in seen)
     rounds = [int(f[3]) for f in seen]
     assert rounds == list(range(rounds[0], rounds[0] + len(rounds)))  # not one round lost
-    span = int(seen[-1][2]) - int(seen[0][2])
-    assert abs(span - 18 * (len(rounds) - 1)) <= 30  # 9 slots of 2 ms each
+    span = int(seen[-1][2]) - int(seen[0][2])  # 9 slots of 2 ms each, on a stand-in clock
+    # (a host thread: a busy host delays it and it catches up, 982 ms for 57 rounds once,
+    # so a round's mean is judged as the stalled loop's test judges it; the PIO program's
+    # own timing, in cycles, is tests/firmware/test_pio_cycles.py's)
+    assert 16 * (len(rounds) - 1) <= span <= 22 * (len(rounds) - 1)
 
 
 def test_slots_keep_running_while_the_main_loop_is_stuck(start):

@@ -18,8 +18,7 @@ from companion import yaml_subset
 from companion.pyyaml_loaders import _Loader
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = Path("/work/shared/scenarios")
-SCENARIOS = sorted([*ROOT.glob("scenarios/**/*.yaml"), *SHARED.glob("*.yaml")])
+SCENARIOS = sorted(ROOT.glob("scenarios/**/*.yaml"))
 sys.path.insert(0, str(ROOT / "bench"))
 from startup import whole_game  # noqa: E402  (the bench's whole 8-player game)
 
