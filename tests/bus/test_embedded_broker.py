@@ -73,7 +73,8 @@ def test_a_killed_broker_is_restarted_with_its_retained_facts_and_clients_reconn
     os.kill(first.pid, signal.SIGKILL)
     wait_for(lambda: table_broker.restarts == 1 and table_broker.process is not first, 15,
              "the supervisor to restart the broker")
-    assert f"the MQTT broker is back (pid {table_broker.process.pid})" in caplog.text
+    back = f"the MQTT broker is back (pid {table_broker.process.pid})"  # (said just after)
+    wait_for(lambda: back in caplog.text, 5, "the supervisor to say the broker is back")
     try:
         viewer = Peer(table_broker.port, "viewer", table_broker.credentials["viewer"],
                       subscribe=f"{BASE}/standee/#")
