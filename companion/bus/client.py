@@ -11,6 +11,7 @@ the credentials file at `start()` (see companion/bus/broker.py and docs/SECURITY
 from __future__ import annotations
 
 import logging
+import select
 import socket
 import threading
 from collections.abc import Callable
@@ -89,6 +90,19 @@ class BusClient:
         return self._client.publish(topic, payload, qos=self.qos if qos is None else qos,
                                     retain=retain)
 
+    def unread(self) -> bool:
+        """Whether bytes from the broker wait on the socket, not yet read: the broker has
+        answered even when this client's network thread has not run to read it."""
+        sock: Any = self._client.socket()
+        if sock is None:
+            return False
+        if getattr(sock, "pending", lambda: 0)():  # TLS: bytes already decrypted
+            return True
+        try:
+            return bool(select.select([sock], [], [], 0)[0])
+        except (OSError, ValueError):  # closed under us: nothing to read
+            return False
+
     def subscribe(self, topic_filter: str, handler: Handler) -> None:
         """Call `handler(topic, payload)` for each message; kept across reconnects."""
         with self._lock:
@@ -149,6 +163,15 @@ class BusClient:
 
     def _unrouted(self, _client: mqtt.Client, _userdata: object, msg: mqtt.MQTTMessage) -> None:
         log.debug("message on %s matches no handler", msg.topic)
+
+
+def on_the_wire(info: mqtt.MQTTMessageInfo, wait_s: float) -> bool:
+    """Whether paho's thread wrote the message to the socket within `wait_s`."""
+    try:
+        info.wait_for_publish(wait_s)
+        return info.is_published()
+    except (RuntimeError, ValueError):  # not connected, or the queue refused it
+        return False
 
 
 def _set_nodelay(_client: mqtt.Client, _userdata: object, sock: object) -> None:

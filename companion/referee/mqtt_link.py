@@ -16,7 +16,7 @@ import math
 import threading
 from typing import Any
 
-from companion.bus.client import BusClient
+from companion.bus.client import BusClient, on_the_wire
 from companion.bus.homeassistant import PLAYER_EVENTS, device_discovery
 from companion.bus.topics import DISCOVERY_PREFIX, OFFLINE, ONLINE, SEATS, Topics, birth
 from companion.clock import SYSTEM_CLOCK
@@ -66,9 +66,10 @@ class RefereeLink:
         self.facts: FactSubscriber | None = None
         self._probe_topic = topics.referee_probe
         self._echo_at = _seconds()
-        # when the first probe since the last echo was sent: silence is counted from it, so
-        # a watch that was itself kept waiting (a starved machine) sent nothing unanswered
+        # when the first probe since the last echo went on the wire: silence is counted
+        # from it (a probe still queued in a process kept waiting was not sent)
         self._unanswered: float | None = None
+        self._echoes = 0  # echoes heard: a probe written after one is the next to answer
         self._silent = False  # the probe, not the connection, says the broker is down
         # the watch (its thread) and the echo (paho's) each decide and tell the table under
         # this lock: a link said down after an echo said it up again would stay down
@@ -95,21 +96,26 @@ class RefereeLink:
     def watch_broker(self, stop: threading.Event) -> None:
         """Notice a hung broker within a second: it keeps the connection open, so only
         MQTT's keep-alive would notice, after tens of seconds. The referee's own messages
-        through the broker must come back: silence is counted from the first probe sent
-        since the last echo, so time the watch itself was kept waiting (a starved machine)
-        is not taken for the broker's."""
+        through the broker must come back. Silence is counted from the first probe put on
+        the wire since the last echo, and a broker whose bytes wait unread on the socket
+        has answered: a process kept waiting (a starved machine, a slow handler on paho's
+        thread) neither sends nor reads, and that is not taken for the broker's silence."""
         while not stop.wait(PROBE_EVERY_S):
             if not self.bus.connected.is_set():
                 continue
             with self._health:
-                now = _seconds()
-                if self._unanswered is None:
-                    self._unanswered = now
-                elif not self._silent and now - self._unanswered > PROBE_SILENT_S:
+                if not self._silent and self._unanswered is not None and \
+                        _seconds() - self._unanswered > PROBE_SILENT_S and \
+                        not self.bus.unread():
                     self._silent = True
                     self.table.link(BROKER, False, "not answering")
+                echoes = self._echoes
             sent = self.table.clock.now_ms()  # (the table's clock: the echo is its watermark)
-            self.bus.publish(self._probe_topic, f"{sent:.3f}".encode(), qos=0)
+            info = self.bus.publish(self._probe_topic, f"{sent:.3f}".encode(), qos=0)
+            if on_the_wire(info, PROBE_EVERY_S):
+                with self._health:
+                    if self._unanswered is None and self._echoes == echoes:
+                        self._unanswered = _seconds()
 
     def _on_echo(self, _topic: str, payload: bytes) -> None:
         sent = probe_sent(payload)
@@ -118,6 +124,7 @@ class RefereeLink:
             return
         with self._health:
             self._echo_at, self._unanswered = _seconds(), None
+            self._echoes += 1
             if self._silent:
                 self._silent = False
                 self.table.link(BROKER, True, "answering again")

@@ -1,12 +1,16 @@
-"""The MQTT client wrapper against a real Mosquitto: Nagle off, reconnects, will, order."""
+"""The MQTT client wrapper against a real Mosquitto: Nagle off, reconnects, will, order,
+what waits unread."""
 
 import queue
 import socket
 import subprocess
 import sys
 import textwrap
+import threading
 
-from companion.bus.client import BusClient
+from waiting import wait_for
+
+from companion.bus.client import BusClient, on_the_wire
 from companion.bus.topics import Topics
 
 
@@ -35,6 +39,37 @@ def test_messages_arrive_in_publishing_order(mosquitto):
             pub.publish(f"order/{i % 7}", str(i))
         assert [got.get(timeout=5) for _ in range(500)] == list(range(500))
     finally:
+        pub.stop()
+        sub.stop()
+
+
+def test_what_the_broker_sent_is_seen_unread_while_the_clients_thread_is_held(mosquitto):
+    """The referee's broker watch asks this when its probes seem unanswered: bytes waiting
+    on the socket mean the broker answered and this client has not read them yet."""
+    sub = client(mosquitto, "unread-sub")
+    pub = client(mosquitto, "unread-pub")
+    held, release, got = threading.Event(), threading.Event(), queue.Queue()
+
+    def hold(_topic, payload):
+        got.put(payload)
+        if payload == b"first":
+            held.set()
+            release.wait(10)
+
+    sub.subscribe("unread/#", hold)
+    pub.publish("unread/ready", "ready", retain=True, qos=1).wait_for_publish(5)
+    try:
+        assert got.get(timeout=5) == b"ready"  # subscribed
+        assert not sub.unread()
+        assert on_the_wire(pub.publish("unread/a", "first", qos=1), 5)
+        wait_for(held.is_set, 5, "the handler holding the client's thread")
+        assert on_the_wire(pub.publish("unread/a", "second", qos=1), 5)
+        wait_for(sub.unread, 5, "the second message waiting on the socket")
+        release.set()
+        assert [got.get(timeout=5), got.get(timeout=5)] == [b"first", b"second"]
+        wait_for(lambda: not sub.unread(), 5, "everything read")
+    finally:
+        release.set()
         pub.stop()
         sub.stop()
 
@@ -81,7 +116,7 @@ def test_the_last_will_says_offline_when_a_process_dies(mosquitto, observe):
     obs = observe(mosquitto.port, status)
     code = textwrap.dedent(f"""
         import sys
-        from companion.bus.client import BusClient
+        from companion.bus.client import BusClient, on_the_wire
         from companion.bus.settings import MqttSettings
         settings = MqttSettings(port={mosquitto.port}, embedded=False, qos=1)
         c = BusClient(settings, "dying", {status!r})
