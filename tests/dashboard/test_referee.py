@@ -30,6 +30,23 @@ def as_godfather(table, cmd: dict) -> None:
         table.command({**cmd, "version": table.version}, Auth(control=True))
 
 
+def expect_step(page, table, text: str) -> None:
+    """The Godfather's page names the step; if it does not in time, the failure says what
+    the table had (its version, the actions played, the links down) and what the page had
+    (the revision it drew, its notice), so a slow machine's failure tells where it stuck."""
+    try:
+        expect(page.locator("#step")).to_contain_text(text)
+    except AssertionError as e:
+        game, body = table.game, page.locator("body")
+        raise AssertionError(
+            f"{e}\nthe table: version {table.version}, revision {table.revision}, "
+            f"{len(game.actions) if game else 0} actions "
+            f"{[a.type + ':' + str(a.player) for a in game.actions[-6:]] if game else []}, "
+            f"links down {[o.link for o in table.state.links.down()]}; the page: revision "
+            f"{body.get_attribute('data-revision')}, notice "
+            f"{page.locator('#notice').text_content()!r}") from None
+
+
 def test_a_wrong_pin_is_refused_and_said(open_page):
     page = open_page("/referee", expected_errors=("401 (UNAUTHORIZED)",))
     page.fill("#pin", "0000")
@@ -50,30 +67,30 @@ def test_the_godfather_plays_a_whole_round(live, open_page, screenshot):
     page.fill('input[name="seed"]', "7")
     page.click("#setup button[type=submit]")
     expect(page.locator("#tab-play")).to_be_visible()
-    expect(page.locator("#step")).to_contain_text("Round 1 of 8 · Bullet choice")
+    expect_step(page, live.table, "Round 1 of 8 · Bullet choice")
 
     for name in ("Ana", "Bob", "Cyd", "Dee"):  # real cards: each puts one face down
         page.get_by_role("button", name=f"{name} put a card down").click()
-    expect(page.locator("#step")).to_contain_text("Hold-up")
+    expect_step(page, live.table, "Hold-up")
 
     for gun, target in ((1, 2), (2, 3), (3, 1), (4, 1)):
         sim.aim(gun, target)
         sim.raise_gun(gun)
     expect(table_view.locator("svg.arrows .aim.live")).to_have_count(4)
     page.click('[data-command="pause"]')
-    expect(page.locator("#step")).to_contain_text("Paused")
+    expect_step(page, live.table, "Paused")
     expect(page.locator('[data-command="countdown"]')).to_have_count(0)
     page.click('[data-command="resume"]')
     screenshot(page, "referee-holdup-tablet")
     page.click('[data-command="countdown"]')
     expect(table_view.locator("#countdown")).to_have_text("3")
-    expect(page.locator("#step")).to_contain_text("Godfather's privilege")
+    expect_step(page, live.table, "Godfather's privilege")
 
     page.get_by_role("button", name="Order nobody").click()
-    expect(page.locator("#step")).to_contain_text("Courage")
+    expect_step(page, live.table, "Courage")
     sim.tip(4)  # Dee lies down; the others stand
     page.click('[data-command="countdown"]')
-    expect(page.locator("#step")).to_contain_text("Card effects")
+    expect_step(page, live.table, "Card effects")
 
     # only cards that count are asked for: Dee lay down, so hers is not
     expect(page.locator(".act-reveal")).to_have_count(6)
@@ -83,7 +100,7 @@ def test_the_godfather_plays_a_whole_round(live, open_page, screenshot):
     expect(table_view.locator("#log")).to_contain_text("Ana shot Bob: 1 wound.")
     expect(table_view.locator('.seat[data-seat="2"] .wound.hit')).to_have_count(1)
 
-    expect(page.locator("#step")).to_contain_text("Loot split")
+    expect_step(page, live.table, "Loot split")
     expect(table_view.locator(".seat[data-turn=yes] .name")).to_have_text("Ana")
     click_and_wait(page, ".act-take")
     taken = table_view.locator("#log .log-round:first-child li:last-child").inner_text()
@@ -94,7 +111,7 @@ def test_the_godfather_plays_a_whole_round(live, open_page, screenshot):
         if "Round 2" in page.locator("#step").inner_text():
             break
         click_and_wait(page, ".act-take")
-    expect(page.locator("#step")).to_contain_text("Round 2 of 8 · Bullet choice")
+    expect_step(page, live.table, "Round 2 of 8 · Bullet choice")
     expect(table_view.locator(".loot-count").first).not_to_have_text("Loot: 0")
     screenshot(table_view, "table-round2-tablet")
 
