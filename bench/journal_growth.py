@@ -7,8 +7,8 @@ games one after the other in one start (TableBot), and the hub's rounds of looks
 25 ms of the table's time, as a hub sends them (`seen`, the masks of the guns' aims; 4 to 8
 seats). Prints, after each game, the bytes SQLite holds for the inputs (the `input` table
 and its index, from `dbstat`) and the file's size; then the mean per game, and what a
-restart then costs to read the round's countdowns ("Show me") again from the start's
-inputs (`referee.table.countdowns`, CPU time). `--keep` sets `referee.keep_games`. Results
+restart then costs to find where the game stood, its round's countdowns ("Show me")
+included (`referee.table.resumed`, CPU time). `--keep` sets `referee.keep_games`. Results
 are in docs/PERFORMANCE.md, "The journal's growth".
 """
 
@@ -30,7 +30,7 @@ from local_table import NAMES8, LocalPort  # noqa: E402
 
 from companion.bots.table_bot import TableBot  # noqa: E402
 from companion.referee.journal import Journal  # noqa: E402
-from companion.referee.table import countdowns  # noqa: E402
+from companion.referee.table import resumed  # noqa: E402
 from companion.sensors.facts import Fact  # noqa: E402
 
 ROUND_MS = 25.0  # a hub's rounds of looks
@@ -96,11 +96,12 @@ def main() -> int:
             rows = int(db.execute("SELECT COUNT(*) FROM input").fetchone()[0])
         journal = Journal(path)
         start = time.process_time()
-        read = countdowns(journal, game)
+        left = resumed(journal)
         spent = time.process_time() - start
         journal.close()
-        print(f"a restart reads the round's {len(read)} countdowns again from the start's "
-              f"{rows:,} inputs in {spent:.2f} s of CPU ({spent / rows * 1e6:.0f} µs an input)")
+        assert left is not None and left.id == game
+        print(f"a restart finds game {game} where it stood, its round's {len(left.replays)} "
+              f"countdowns as read, in {spent * 1000:.1f} ms of CPU ({rows:,} inputs journaled)")
     return 0
 
 

@@ -20,7 +20,16 @@ from companion.referee import ending, equipment, replay, views
 from companion.referee import stage as stages
 from companion.referee.commands import CommandError
 from companion.referee.core_commands import command
-from companion.referee.effects import Changed, Effect, Log, Record, Refused, Write
+from companion.referee.effects import (
+    Changed,
+    Countdowns,
+    Effect,
+    Finish,
+    Log,
+    Record,
+    Refused,
+    Write,
+)
 from companion.referee.game import Game
 from companion.referee.inputs import (
     Claim,
@@ -133,7 +142,6 @@ class Decision:
 
     def after(self, events: list[Event]) -> None:
         """What the referee does when the rules move on: lie-down requests, the end."""
-        from companion.referee.effects import Finish
 
         s, game = self.s, self.need_game()
         for e in events:
@@ -142,7 +150,9 @@ class Decision:
             elif isinstance(e, RoundBegun):
                 s.lay_down.clear()
                 s.ambiguous.clear()
-                s.replays = ()
+                if s.replays:
+                    s.replays = ()
+                    self.write(Countdowns(game.id, s.replays))
             elif isinstance(e, GameOver):
                 self.write(Finish(game.id))
                 game.history = ending.history(game)  # the end chart: built once
@@ -262,7 +272,9 @@ class Decision:
             self.changed(game=True)
             return
         read = replay.record(game, st, s.readings, s.timing, len(s.replays) + 1)
-        s.replays += (read,) if read else ()
+        if read:
+            s.replays += (read,)
+            self.write(Countdowns(game.id, s.replays))
         actions, ambiguous = stages.snapshot(game, st, s.readings, s.timing)
         s.ambiguous.update(ambiguous)
         for sensed in actions:

@@ -11,7 +11,7 @@ from companion.referee import amend
 from companion.referee import stage as stages
 from companion.referee.access import SENSED, check_player, check_sensed, reseated
 from companion.referee.commands import EXACT_VERSION, Auth, CommandError
-from companion.referee.effects import Finish, Hold, NewGame, Rewrite, Undo
+from companion.referee.effects import Countdowns, Finish, Hold, NewGame, Rewrite, Undo
 from companion.referee.inputs import Command, Entry
 from companion.referee.setup import SEATING, check_setup
 from companion.referee.stage import Stage
@@ -145,6 +145,7 @@ def recount(d: Decision, cmd: dict[str, Any], _auth: Auth) -> None:
     fresh = [Entry(seq, a, source, at) for seq, (a, source, at) in zip(seqs, actions,
                                                                         strict=True)]
     s.replays = amend.marked(s.replays, shown, act)
+    d.write(Countdowns(game.id, s.replays))
     load(s, game.id, game.setup, kept + fresh, game.last_seq + len(actions))
     d.changed(game=True)
 

@@ -59,7 +59,16 @@ class Hold:
     at_ms: float
 
 
-Write = NewGame | Record | Finish | Undo | Rewrite | Hold
+@dataclass(frozen=True)
+class Countdowns:
+    """The round's countdowns as read ("Show me"), kept as they now stand: a restart shows
+    them again without deciding its last start's inputs again."""
+
+    game: int
+    replays: tuple[dict[str, Any], ...]
+
+
+Write = NewGame | Record | Finish | Undo | Rewrite | Hold | Countdowns
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from companion.referee.effects import Finish, NewGame, Record, Rewrite, Undo, Write
+from companion.referee.effects import Countdowns, Finish, NewGame, Record, Rewrite, Undo, Write
 from companion.referee.inputs import Entry
 from companion.referee.journal_schema import ENDED_AT, SchemaError, upgrade
 from companion.rules import Action, action_from_dict
@@ -148,6 +148,9 @@ class Journal:
                        (w.game, w.seq))
         elif isinstance(w, Rewrite):
             self._rewrite(db, w.game, w.first, list(w.actions))
+        elif isinstance(w, Countdowns):
+            db.execute("INSERT OR REPLACE INTO countdowns VALUES (?, ?)",
+                       (w.game, json.dumps(list(w.replays), sort_keys=True)))
         elif w.digest is None:  # Hold: a seat let go
             db.execute("DELETE FROM claim WHERE game = ? AND seat = ?", (w.game, w.seat))
         else:
@@ -220,6 +223,7 @@ class Journal:
         old = ("SELECT id FROM game WHERE finished = 1 ORDER BY id DESC LIMIT -1 OFFSET ?")
         db.execute(f"DELETE FROM action WHERE game IN ({old})", (self.keep_games,))
         db.execute(f"DELETE FROM claim WHERE game IN ({old})", (self.keep_games,))
+        db.execute(f"DELETE FROM countdowns WHERE game IN ({old})", (self.keep_games,))
         # a start's inputs go once every game played in it is gone (a replay needs them all)
         gone_boots = (f"SELECT boot FROM input GROUP BY boot HAVING MAX(game) IN ({old}) "
                       "AND boot < (SELECT MAX(boot) FROM input)")
@@ -243,6 +247,13 @@ class Journal:
             rows = self._db.execute("SELECT seat, digest FROM claim WHERE game = ?",
                                     (game,)).fetchall()
         return {int(seat): str(digest) for seat, digest in rows}
+
+    def countdowns(self, game: int) -> tuple[dict[str, Any], ...]:
+        """The game's round's countdowns as read ("Show me"), as they last stood."""
+        with self._lock:
+            row = self._db.execute("SELECT replays FROM countdowns WHERE game = ?",
+                                   (game,)).fetchone()
+        return tuple(json.loads(row[0])) if row else ()
 
     def setup(self, game: int) -> dict[str, Any]:
         with self._lock:

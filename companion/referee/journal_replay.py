@@ -57,16 +57,6 @@ def _opened(journal: Journal, boot: int) -> tuple[Rows, LooksRows, State]:
     return rows, looks, start(first)
 
 
-def left_by(journal: Journal, boot: int) -> State:
-    """Where one start of the table left the referee: its inputs decided again."""
-    rows, looks, state = _opened(journal, boot)
-    for _seq, _game, at_ms, kind, data, _recorded in rows[1:]:
-        item = looks.from_json(kind, at_ms, data)
-        assert not isinstance(item, Boot)
-        state, _effects = core.reduce(state, item)
-    return state
-
-
 def replay_boot(journal: Journal, boot: int) -> Replayed:
     """Replay one start of the table from its Boot; stop at the first difference."""
     rows, looks, state = _opened(journal, boot)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 
-VERSION = 4
+VERSION = 5
 
 # run statement by statement (split on ";", so none inside one): executescript would commit
 TABLES = """
@@ -57,6 +57,10 @@ CREATE TABLE shown (                  -- the public view after an input (version
     digest TEXT NOT NULL,             -- SHA-256 of the view's JSON, as the streams send it
     PRIMARY KEY (boot, seq)
 );
+CREATE TABLE countdowns (             -- a game's round's countdowns as read (version 5)
+    game INTEGER PRIMARY KEY REFERENCES game(id),
+    replays TEXT NOT NULL             -- JSON: "Show me", as it now stands
+);
 """
 FIRST_FORMAT_TABLES = {"meta", "game", "action"}
 # when a game ended, in SQL on a `game` row: its last action, or its start if it has none
@@ -83,14 +87,20 @@ def _add_claims(db: sqlite3.Connection) -> None:
 def _add_inputs(db: sqlite3.Connection) -> None:
     """3 -> 4: the inputs the referee heard and what it showed, for `replay --journal`;
     games played before the upgrade have none (they still resume and export)."""
-    for statement in TABLES[TABLES.index("CREATE TABLE input"):].split(";"):
-        if statement.strip():
-            db.execute(statement)
+    for statement in TABLES[TABLES.index("CREATE TABLE input"):].split(";")[:3]:
+        db.execute(statement)
+
+
+def _add_countdowns(db: sqlite3.Connection) -> None:
+    """4 -> 5: each game's round's countdowns as read, kept as they change, so a restart
+    shows "Show me" again at once; a game in play at the upgrade has its round's countdowns
+    again from its next countdown."""
+    db.execute(TABLES[TABLES.index("CREATE TABLE countdowns"):].split(";")[0])
 
 
 # version -> the step that brings a journal of that version to the next one
 STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _add_finished_ms, 2: _add_claims,
-                                                           3: _add_inputs}
+                                                           3: _add_inputs, 4: _add_countdowns}
 
 
 def upgrade(db: sqlite3.Connection) -> tuple[int, int]:

@@ -13,7 +13,6 @@ each audience sees).
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 import threading
@@ -44,7 +43,6 @@ from companion.referee.inputs import (
     decided,
 )
 from companion.referee.journal import Journal, JournalError
-from companion.referee.journal_replay import left_by
 from companion.referee.links import Links
 from companion.referee.outbox import Listener, Outbox
 from companion.referee.readings import Readings
@@ -71,24 +69,7 @@ def resumed(journal: Journal) -> Resumed | None:
     kept = [(journal.setup(g)["seats"], journal.claims(g)) for g, _, _ in journal.games()]
     return Resumed(game, journal.setup(game), tuple(journal.entries(game)),
                    journal.last_seq(game), journal.claims(game), table_phones(kept),
-                   countdowns(journal, game))
-
-
-def countdowns(journal: Journal, game: int) -> tuple[dict[str, Any], ...]:
-    """The round's countdowns as read ("Show me"), where the last start left them: its
-    inputs decided again, as `replay --journal` does (none if they cannot be read: the
-    game itself is the journal's actions). In the order the Boot's JSON keeps them."""
-    boots = journal.boots()
-    if not boots:
-        return ()
-    try:
-        state = left_by(journal, boots[-1])
-    except (KeyError, ValueError, TypeError) as e:
-        log.warning("the round's countdowns could not be read again: %s", str(e)[:200])
-        return ()
-    if state.game is None or state.game.id != game:
-        return ()
-    return tuple(json.loads(json.dumps(state.replays, sort_keys=True)))
+                   journal.countdowns(game))
 
 
 T = TypeVar("T")

@@ -8,6 +8,7 @@ import json
 import random
 import sqlite3
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
@@ -83,3 +84,28 @@ def test_a_damaged_looks_row_is_reported_not_replayed(tmp_path) -> None:
     assert run(str(path), 1, out) == 2
     assert "cannot be read" in out[0]
 
+
+
+def test_the_countdowns_kept_are_the_rounds_as_shown_all_game_long(tmp_path) -> None:
+    """What a restart shows as "Show me" is the journal's `countdowns` row: after every
+    step of a whole game it is the round's countdowns the table shows, emptied when a
+    round begins."""
+    port = HubPort(tmp_path / "journal.sqlite3", keep=0)
+    settle, kept = port.settle, []
+
+    def compared(state: dict | None = None, ms: float = 50.0) -> None:
+        settle(state, ms)
+        port.table.outbox.flush()
+        game = port.table.game
+        if game is not None:
+            shown = json.loads(json.dumps(port.table.public_state()["replays"], sort_keys=True))
+            assert list(port.table.journal.countdowns(game.id)) == shown
+            if not kept or kept[-1] != len(shown):
+                kept.append(len(shown))
+
+    port.settle = compared  # type: ignore[method-assign]
+    bot = TableBot(port, random.Random(7))
+    bot.new_game(NAMES8[:6], powers="random", seed=7)
+    assert bot.play()["phase"] == "over"
+    port.table.close()
+    assert max(kept) >= 2 and any(b < a for a, b in pairwise(kept)), kept

@@ -162,9 +162,9 @@ def restarted(port: LocalPort, path: Any) -> LocalPort:
 
 
 def test_show_me_after_a_restart_mid_round_is_the_countdowns_as_read(tmp_path):
-    """The round's countdowns are read again from the journal's inputs, so "Show me" and
-    its recounts survive a restart (twice: the second reads what the first start read),
-    and the game still replays view for view."""
+    """The round's countdowns are kept in the journal as they change, so "Show me" and its
+    recounts survive a restart (twice: the second reads what the first start kept), and
+    the game still replays view for view, the countdowns kept compared with those decided."""
     path = tmp_path / "journal.sqlite3"
     port = LocalPort(path)
     settled_holdup(port)
