@@ -94,3 +94,14 @@ def test_physical_cards_and_other_styles_play_through_the_arena():
             s = arena.play()
             expected = lab.record(s, lab.tally(s.events, arena.actions), plan.styles_of(i))
             assert lab.play_game(plan, i) == expected, (cards, styles, i)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(4, 159), (5, 856), (6, 943), (7, 622), (8, 678)])
+def test_a_take_of_nothing_after_the_dictators_ban_is_the_engines_too(players, seed):
+    """Nothing left to take but the kind the Dictator forbade: the taker passes (R19), a
+    rare turn (found among these seeds by playing them in the arena)."""
+    (lean, tally, rnds), (engine, counted, bots) = both_ways(players, seed, True)
+    assert any(type(e).__name__ == "Passed" for e in engine.events)
+    assert without_story(lean) == without_story(engine)
+    assert tally == counted
+    assert [r.getstate() for r in rnds] == [b.rnd.getstate() for b in bots.values()]
