@@ -4,6 +4,7 @@ against an older commit; and the deaths a game with physical cards against digit
     .venv/bin/python bench/lab_speed.py [--games 2000] [--style-games 300] [--strong-games 2]
                                         [--ref-tree DIR] [--physical-games 500]
     .venv/bin/python bench/lab_speed.py --ref-tree DIR --instructions 400
+    .venv/bin/python bench/lab_speed.py --imports
 
 One core, one process, CPU time (`time.process_time`), 8 players with powers. With
 `--ref-tree`, a checkout of an older commit (`git worktree add /tmp/lab_b475 b475e92`), the
@@ -13,7 +14,9 @@ modules compiled first, and the medians of their user + system CPU seconds give 
 With `--instructions N`, only the instructions the same command executes (Valgrind's
 callgrind, `apt-get install valgrind`) with 1 and N games in each tree: a count the load
 does not move, where CPU seconds on a busy machine move by a fifth from run to run. The
-command's fixed cost is the 1-game count, a game's the difference over N - 1 games.
+command's fixed cost is the 1-game count, a game's the difference over N - 1 games. With
+`--imports`, the instructions each module of the rules costs to import (callgrind), in the
+order the engine imports them, each counted apart from the package's `__init__`.
 Figures go to docs/PERFORMANCE.md.
 """
 
@@ -90,6 +93,30 @@ def instructions(ref_tree: Path, games: int) -> None:
           f"{totals['this'] / 1e9:.2f} G instructions: {totals['ref'] / totals['this']:.2f}x less")
 
 
+RULES = ("cards", "powers", "rng", "errors", "events", "state", "scoring", "actions", "menu",
+         "effects", "steps", "loot_step", "split", "fastplay", "turn", "phases", "engine",
+         "legal", "report", "setup", "random_game")
+BARE = ("import importlib, sys, types; import companion; p = types.ModuleType('companion.rules'); "
+        "p.__path__ = [{path!r}]; sys.modules['companion.rules'] = p\n"
+        "for m in {mods!r}: importlib.import_module('companion.rules.' + m)")
+
+
+def import_instructions() -> None:
+    """The instructions of the interpreter's start, then of each rules module imported in
+    turn (the package's `__init__`, which imports them all, left out)."""
+    path, before = str(ROOT / "companion" / "rules"), 0
+    for n in range(len(RULES) + 1):
+        run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                              sys.executable, "-c", BARE.format(path=path, mods=RULES[:n])],
+                             check=True, text=True, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE)
+        found = re.search(r"Collected : (\d+)", run.stderr)
+        assert found is not None, run.stderr[-2000:]
+        count = int(found.group(1))
+        print(f"{RULES[n - 1] if n else 'the interpreter'}: {(count - before) / 1e6:.0f} M")
+        before = count
+
+
 def deaths(cards: str, games: int) -> float:
     plan = lab.Plan(games=games, players=6, styles=(*STYLES, "random"), seed=5, cards=cards)
     return sum(sum(seat["died"] is not None for seat in lab.play_game(plan, i)["seats"])
@@ -106,7 +133,12 @@ def main() -> None:
     parser.add_argument("--instructions", type=int, metavar="N",
                         help="with --ref-tree: only count the command's instructions with "
                              "1 and N games in each tree (callgrind)")
+    parser.add_argument("--imports", action="store_true",
+                        help="only count each rules module's import (callgrind)")
     args = parser.parse_args()
+    if args.imports:
+        import_instructions()
+        return
     if args.instructions:
         if args.ref_tree is None or args.instructions < 2:
             parser.error("--instructions N takes --ref-tree and N of 2 or more")

@@ -27,9 +27,10 @@ from companion.bots.styles import (
     RandomBot,
     VengefulBot,
 )
-from companion.rules import GameState
+from companion.rules import GameState, random_game
 from companion.rules.cards import DIAMOND_BONUS, TOKEN
-from companion.rules.events import Eliminated, RoundBegun, Took
+from companion.rules.events import Eliminated, Event, RoundBegun, Took
+from companion.rules.random_game import Tally
 from companion.rules.scoring import bonus_holder, worth
 from companion.rules.state import Player
 
@@ -85,38 +86,50 @@ def make_bot(style: str, seed: int, playouts: int | None = None) -> Bot:
 
 
 def play_game(plan: Plan, i: int) -> GameRecord:
-    """Game `i` of the plan, from its own seed, as a record."""
+    """Game `i` of the plan, from its own seed, as a record. A table of random bots only,
+    with digital cards, plays the lean random game (`rules/random_game.py`), which draws
+    what the arena draws for them; any other table plays through the arena."""
     rnd = random.Random(f"lab:{plan.seed}:{i}")
     setup = random_setup(rnd, plan.players, rnd.getrandbits(63), plan.powers, plan.cards)
     styles = plan.styles_of(i)
+    if (not plan.checked and all(style == RandomBot.style for style in styles)
+            and random_game.plays(setup)):  # (each bot's generator, as `make_bot` seeds it)
+        rnds = [random.Random(rnd.getrandbits(63)) for _ in styles]
+        return record(*random_game.play(setup, rnds), styles)
     bots = {name: make_bot(style, rnd.getrandbits(63), plan.playouts)
             for name, style in zip(setup.players, styles, strict=True)}
     arena = Arena(setup, bots, checked=plan.checked)
-    out = record(arena.play(), styles, arena.actions)
+    s = arena.play()
+    out = record(s, tally(s.events, arena.actions), styles)
     strong = [b for b in bots.values() if isinstance(b, StrongBot)]
     if strong:  # (its decisions and their CPU seconds: the lab's decisions a second)
         out["strong"] = (sum(b.decisions for b in strong), sum(b.thinking_s for b in strong))
     return out
 
 
-def record(s: GameState, styles: list[str], actions: int) -> GameRecord:
-    """The few facts of a finished game the lab's statistics need: of the final count, only
-    each total and who has the diamond bonus (R15), not every part of it."""
-    bonus = bonus_holder(s)
-    totals = [worth(p, bonus) if p.alive else 0 for p in s.players]
-    died: dict[str, int] = {}
-    godfather: dict[str, int] = {}
-    tokens: dict[str, int] = {}
-    for e in s.events:  # (by exact type, the most common first: the events are final)
+def tally(events: list[Event], actions: int) -> Tally:
+    """What the lab reads of a game's story (`random_game.Tally`), counted from its events."""
+    t = Tally(actions)
+    tokens, godfather = t.tokens, t.godfather
+    for e in events:  # (by exact type, the most common first: the events are final)
         if type(e) is Took:
             if e.loot == TOKEN:
                 tokens[e.player] = tokens.get(e.player, 0) + 1
         elif type(e) is RoundBegun:
             godfather[e.godfather] = godfather.get(e.godfather, 0) + 1
         elif type(e) is Eliminated:
-            died[e.player] = e.round
+            t.died[e.player] = e.round
+    return t
+
+
+def record(s: GameState, t: Tally, styles: list[str]) -> GameRecord:
+    """The few facts of a finished game the lab's statistics need: of the final count, only
+    each total and who has the diamond bonus (R15), not every part of it."""
+    bonus = bonus_holder(s)
+    totals = [worth(p, bonus) if p.alive else 0 for p in s.players]
+    died, godfather, tokens = t.died, t.godfather, t.tokens
     return {
-        "rounds": s.round, "actions": actions,
+        "rounds": s.round, "actions": t.actions,
         "winners": [s.index[w] for w in s.winners],
         "end": ending(s, totals),
         "bonus_decided": bonus_decided(s, totals, bonus),

@@ -3,7 +3,8 @@ of a random game is played in (the bullet choice, the hold-up, courage, the spli
 
 Who uses it: `legal.play_random` (and `play_legal`), the loop of the random bot
 (`bots/random_bot.py`) that `bench/engine.py` times; and, through `by_seat` (each player
-drawing with their own generator), the lab's random bots (`bots/arena.py`). The
+drawing with their own generator), random bots in the arena (`bots/arena.py`; the lab's
+tables of random bots play the lean game of `random_game.py`, checked against it). The
 referee, the scenario replay and every other bot apply actions through `engine.apply`,
 whose handlers (`steps.py`, `split.py`) are the rules as written; read those first.
 
