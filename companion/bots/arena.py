@@ -21,6 +21,7 @@ from companion.bots.view import SeatView, my_options
 from companion.rules import Action, GameState, Setup, apply_in_place, legal_actions, new_game
 from companion.rules.engine import pass_window, settle
 from companion.rules.fastplay import (
+    TAKEN,
     asked_at_step,
     below,
     by_seat,
@@ -29,8 +30,8 @@ from companion.rules.fastplay import (
     taking_turn,
 )
 from companion.rules.phases import PHASE
-from companion.rules.split import may_forbid
-from companion.rules.turn import forbids, takes
+from companion.rules.split import may_forbid, take_options
+from companion.rules.turn import forbids, taker
 
 # Optional powers the game waits for (R3); the Dictator's forbid is open beside the take.
 WINDOWS = frozenset(("hustle", "swap", "privilege", "smart", "junk"))
@@ -132,10 +133,11 @@ class Arena:
                 used = self.ask(dictator.name, [*forbids(s, dictator), None])
                 if used is not None:
                     return [used]
-            offered = takes(s)
-            if not offered:
+            p = taker(s)
+            if p is None:
                 return None
-            asked = [(offered[0].player, [*offered])]
+            row = TAKEN[p.name]  # (`turn.takes`, each share's action built once a game)
+            asked = [(p.name, [row[x] for x in take_options(s, p)])]
         if asked is None:
             return None
         chosen = [self.ask(name, options) for name, options in asked]
