@@ -92,8 +92,9 @@ class StyleBot(Bot):
     def best(self, items: Sequence[str], key: Callable[[str], float]) -> str:
         """The item of highest `key`, a tie broken at random (never by seat order, which
         would make the first seats everybody's target)."""
-        top = max(key(x) for x in items)
-        tied = [x for x in items if key(x) == top]
+        keys = [key(x) for x in items]  # (each worked out once)
+        top = max(keys)
+        tied = [x for x, k in zip(items, keys, strict=True) if k == top]
         return tied[0] if len(tied) == 1 else self.rnd.choice(tied)
 
     # -- what a style changes --------------------------------------------------------------
@@ -273,7 +274,8 @@ class VengefulBot(StyleBot):
         return self.best(list(names), fired.__getitem__)
 
     def wants_bang(self, view: SeatView) -> bool:
-        living = [p.name for p in view.living_others()]
+        me = view.me  # (the living others' names, without their records)
+        living = [name for name in view.living_names() if name != me]
         rate = 0.85 if self.grudge(view, living) else 0.25
         return self.rnd.random() < rate
 
