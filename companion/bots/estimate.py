@@ -12,9 +12,9 @@ from companion.bots.view import SeatView, Seen
 from companion.rules.cards import (
     DIAMOND_BONUS,
     FACE_VALUE,
+    LOOT_KIND,
     ROUNDS,
     TOKEN,
-    kind_of,
     painting_value,
 )
 from companion.rules.powers import COLLECTOR, DOCTOR, STEALTHY
@@ -123,13 +123,13 @@ def worth(share: str, t: Taker, bonus_weight: float = 0.5, painting_weight: floa
           ) -> float:
     """A share's worth: its money, the next painting of a set, a step towards the diamond
     bonus, a healed wound, a Bang! back, the next round's desk."""
-    kind = kind_of(share)
-    if kind == TOKEN:
+    if share == TOKEN:
         return 0 if t.last_round else TOKEN_VALUE
+    kind = LOOT_KIND[share]  # (`kind_of`, written out: a style bot's most common call)
     if kind == "bill":
         return FACE_VALUE[share]
     if kind == "painting":
-        n = sum(1 for c in t.loot if c == "painting") + (t.power == COLLECTOR)
+        n = t.loot.count("painting") + (t.power == COLLECTOR)
         return (painting_value(n + 1) - painting_value(n)) * painting_weight
     if kind == "diamond":
         return FACE_VALUE[share] + bonus_weight * bonus_step(diamonds(t.loot), t.rival_diamonds)

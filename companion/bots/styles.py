@@ -251,12 +251,15 @@ class GreedyBot(StyleBot):
         return self.best(names, riches.__getitem__)
 
     def lies_down(self, view: SeatView) -> bool:
+        risk = est.hit_chance(view)
+        if not risk:  # (no Bang! can come my way: no share's worth is below nothing)
+            return False
         shares = sorted((self.value(view, x) for x in view.table), reverse=True)
         gain = sum(shares[:2]) / 2 if shares else 0
         loss = est.WOUND_COST
         if est.deadly(view):
             loss += est.wealth(view.loot, view.power) + 50000
-        return est.hit_chance(view) * loss > gain
+        return risk * loss > gain
 
 
 class VengefulBot(StyleBot):
