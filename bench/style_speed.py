@@ -1,6 +1,7 @@
 """The style bots' speed: whole games of 8 with powers a CPU second, each style alone.
 
     .venv/bin/python bench/style_speed.py [--games 300] [--repeats 3] [--ref-tree DIR]
+    .venv/bin/python bench/style_speed.py --instructions 40 [--ref-tree DIR]
 
 One core, one process per measure, CPU time (`time.process_time`), `lab.play_game` as
 `companion simulate` plays it (`--players 8 --powers --bots STYLE`): each style at every
@@ -13,6 +14,12 @@ engine, which a bot deciding at no cost would still take.
 With `--ref-tree` (the files of an older commit: `mkdir /tmp/ref && git archive 2c277c8 |
 tar -x -C /tmp/ref`), each run is made in that tree too, in turn (this tree, that tree, ...),
 for the speed-up.
+
+With `--instructions N` (valgrind's callgrind, which the load does not move): the machine
+instructions a game of N games of the four styles turning seats (`lab.Plan(games=N,
+players=8, styles=STYLES, seed=7, powers=True)`), the imports taken off (the same run with
+no game), in each tree; and the arena's and the engine's part alone: the same games again
+with each bot's decision read back from a first run (at no cost), so the rest is the bots'.
 Figures go to docs/PERFORMANCE.md and docs/BOTS.md.
 """
 
@@ -21,6 +28,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
+import re
 import subprocess
 import sys
 import time
@@ -57,6 +66,57 @@ def run(styles: tuple[str, ...], games: int, split: bool) -> dict[str, float]:
     return {"games_per_s": games / seconds, "seconds": seconds, "bots": inside}
 
 
+def counted(games: int, mode: str, decisions: Path) -> None:
+    """Play games 0 to `games`-1 of the instructions' plan: "whole" as `companion simulate`
+    plays them, "record" too, writing each decision's index among its options to
+    `decisions`, "replay" with each decision read back from there, "none" only the
+    imports (and the read)."""
+    from companion.bots import lab
+    from companion.bots.arena import Arena
+
+    plan = lab.Plan(games=games, players=8, styles=STYLES, seed=7, powers=True)
+    decide = Arena.decide
+    if mode == "record":
+        chosen: list[int] = []
+
+        def recorded(arena: Arena, name: str, options: list) -> object:  # type: ignore[type-arg]
+            choice = decide(arena, name, options)
+            chosen.append(options.index(choice))
+            return choice
+
+        Arena.decide = recorded  # type: ignore[assignment]
+    elif mode in ("replay", "none"):
+        read_back = iter(pickle.loads(decisions.read_bytes()))
+        Arena.decide = lambda arena, name, options: options[next(read_back)]  # type: ignore
+    for i in range(0 if mode == "none" else games):
+        lab.play_game(plan, i)
+    if mode == "record":
+        decisions.write_bytes(pickle.dumps(chosen))
+
+
+def instructions(tree: Path, games: int) -> tuple[float, float]:
+    """The instructions a game in `tree`: whole games, and the arena's and engine's part."""
+    decisions = Path(f"/tmp/style-decisions-{os.getpid()}.pickle")
+
+    def run(mode: str, n: int, valgrind: bool = True) -> int:
+        out = subprocess.run(
+            [*(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+               if valgrind else []),
+             sys.executable, __file__, "--count", mode, "--games", str(n), "--decisions",
+             str(decisions)], check=True, capture_output=True, text=True, cwd=tree,
+            env={**os.environ, "PYTHONPATH": str(tree)})
+        found = re.search(r"Collected : (\d+)", out.stderr)
+        return int(found.group(1)) if found else 0
+
+    run("record", games, valgrind=False)
+    try:
+        whole = (run("whole", games) - run("whole", 0)) / games
+        floor = (run("replay", games) - run("none", games)) / games
+    finally:
+        decisions.unlink()
+    return whole, floor
+
+
 def measure(tree: Path, styles: tuple[str, ...], games: int, split: bool = False,
             ) -> dict[str, float]:
     """`run` in a fresh process with `tree`'s code."""
@@ -75,12 +135,26 @@ def main() -> None:
     parser.add_argument("--ref-tree", type=Path, help="a checkout of an older commit")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # (a single run, as JSON)
     parser.add_argument("--split", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--instructions", type=int, metavar="N",
+                        help="only count machine instructions a game over N games (callgrind)")
+    parser.add_argument("--count", help=argparse.SUPPRESS)  # (a run under callgrind)
+    parser.add_argument("--decisions", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
         print(json.dumps(run(tuple(args.one.split(",")), args.games, args.split)))
         return
-
     trees = {"this tree": ROOT, **({args.ref_tree.name: args.ref_tree} if args.ref_tree else {})}
+    if args.count:
+        counted(args.games, args.count, args.decisions)
+        return
+    if args.instructions:
+        for name, tree in trees.items():
+            whole, floor = instructions(tree, args.instructions)
+            print(f"{name}: {whole / 1e6:.2f} M instructions a game, the arena and the engine "
+                  f"{floor / 1e6:.2f} M, the bots {(whole - floor) / 1e6:.2f} M "
+                  f"({(whole - floor) / whole:.0%})", flush=True)
+        return
+
     for styles in [(s,) for s in STYLES] + [MIXED]:
         best = {name: 0.0 for name in trees}
         for _ in range(args.repeats):

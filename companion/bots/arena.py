@@ -21,6 +21,7 @@ from companion.bots.view import SeatView, my_options
 from companion.rules import Action, GameState, Setup, apply_in_place, legal_actions, new_game
 from companion.rules.engine import pass_window, settle
 from companion.rules.fastplay import (
+    TAKEN,
     asked_at_step,
     below,
     by_seat,
@@ -29,8 +30,8 @@ from companion.rules.fastplay import (
     taking_turn,
 )
 from companion.rules.phases import PHASE
-from companion.rules.split import may_forbid
-from companion.rules.turn import forbids, takes
+from companion.rules.split import forbid, may_forbid, take_options
+from companion.rules.turn import forbids
 
 # Optional powers the game waits for (R3); the Dictator's forbid is open beside the take.
 WINDOWS = frozenset(("hustle", "swap", "privilege", "smart", "junk"))
@@ -79,8 +80,7 @@ class Arena:
                 continue
             actions = self.step_actions()
             for action in self.next_actions() if actions is None else actions:
-                if self.checked and action not in legal_actions(s):
-                    raise IllegalChoice(f"{action} is not legal at round {s.round}, {s.phase}")
+                self.refuse_illegal(action)
                 apply_in_place(s, action)
                 self.actions += 1
         raise RuntimeError(f"the game did not end after {MAX_DECISIONS} decisions")
@@ -115,29 +115,22 @@ class Arena:
 
     def step_actions(self) -> list[Action] | None:
         """`next_actions` at the steps most decisions are made in (the bullet choice, the
-        hold-up, courage, a share of the split), while no window is open: each seat's own
+        hold-up, courage, the split's turns), while no window is open: each seat's own
         options built from the step's own (the same, in the same order, as `options_of`
         finds among the legal actions), without listing everyone's. None elsewhere. At the
         steps `fastplay.plays_chosen` takes, the choices are applied here, and none is
-        handed back."""
+        handed back; the split's turns are played here one after the other (`split_turns`)."""
         s = self.state
         if s.physical:
             return None
         if s.rests_at is not None:
             return self.window_actions(s.rests_at)
         asked = asked_at_step(s)
-        if asked is None and taking_turn(s):
-            dictator = may_forbid(s)
-            if dictator is not None:  # (the Dictator first, as `next_actions` asks)
-                used = self.ask(dictator.name, [*forbids(s, dictator), None])
-                if used is not None:
-                    return [used]
-            offered = takes(s)
-            if not offered:
-                return None
-            asked = [(offered[0].player, [*offered])]
         if asked is None:
-            return None
+            if not taking_turn(s):
+                return None
+            self.split_turns()
+            return []
         chosen = [self.ask(name, options) for name, options in asked]
         if plays_chosen(s) and not self.checked:
             played: list[Action] = []  # (every choice at once, as by_seat plays its draws)
@@ -146,6 +139,34 @@ class Arena:
             self.actions += len(played)
             return []
         return [a for a in chosen if a is not None]
+
+    def split_turns(self) -> None:
+        """The split's turns while no window opens (`turn.taker`, as `fastplay.by_seat`
+        plays them), each choice applied before the next is asked: the Dictator may forbid
+        a kind first (as `next_actions` asks), then the taker takes one of its shares."""
+        s, played = self.state, []
+        while s.turn is not None and s.junk_card is None and (s.table or s.token):
+            p = s.players[s.turn]
+            dictator = may_forbid(s)
+            if dictator is not None:
+                ban = self.ask(dictator.name, [*forbids(s, dictator), None])
+                if ban is not None:
+                    self.refuse_illegal(ban)
+                    forbid(s, dictator, ban)  # type: ignore[arg-type]  # (one of `forbids`)
+                    played.append(ban)
+            row = TAKEN[p.name]  # (`turn.takes`, each share's action built once a game)
+            share = self.ask(p.name, [row[x] for x in take_options(s, p)])
+            assert share is not None  # (a take's options hold no pass)
+            self.refuse_illegal(share)
+            play_chosen(s, [share], played)
+        settle(s)
+        self.actions += len(played)
+
+    def refuse_illegal(self, action: Action) -> None:
+        """When asked for, refuse an action the rules do not list now."""
+        s = self.state
+        if self.checked and action not in legal_actions(s):
+            raise IllegalChoice(f"{action} is not legal at round {s.round}, {s.phase}")
 
     def window_actions(self, kind: str) -> list[Action]:
         """`next_actions` at a resting window: its holder's own options, without listing

@@ -4,6 +4,7 @@ each player seems, how likely a Bang! is to come my way."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import repeat
 from typing import NamedTuple
 
 from companion.bots.memory import DIAMONDS
@@ -11,9 +12,9 @@ from companion.bots.view import SeatView, Seen
 from companion.rules.cards import (
     DIAMOND_BONUS,
     FACE_VALUE,
+    LOOT_KIND,
     ROUNDS,
     TOKEN,
-    kind_of,
     painting_value,
 )
 from companion.rules.powers import COLLECTOR, DOCTOR, STEALTHY
@@ -24,10 +25,9 @@ WOUND_COST = 15000  # a wound, while it does not kill
 STANDS = 0.7  # how often a player aimed at stands, when nothing says otherwise
 
 
-def wealth(loot: Iterable[str], power: str | None, unknown: int = 0) -> int:
+def wealth(cards: Sequence[str], power: str | None, unknown: int = 0) -> int:
     """Bills, diamonds and paintings counted as at the end, without the diamond bonus."""
-    cards = list(loot)
-    money = sum(FACE_VALUE.get(c, 0) for c in cards)
+    money = sum(map(FACE_VALUE.get, cards, repeat(0)))  # (each card's face value, or 0)
     paintings = cards.count("painting") + (power == COLLECTOR)
     return money + (painting_value(paintings) if paintings else 0) + unknown * UNKNOWN_CARD
 
@@ -48,7 +48,7 @@ def seems_worth(view: SeatView, name: str, power: str | None, count: int,
 
 def diamond_counts(view: SeatView) -> dict[str, int]:
     """The diamonds each living player seems to hold (mine exactly), in seating order;
-    worked out once a view (a copy is handed out)."""
+    worked out once a view and handed out as kept: read it, never change it."""
     known = view.memo.get("diamonds")
     if known is None:
         living = view.living_names()
@@ -57,7 +57,7 @@ def diamond_counts(view: SeatView) -> dict[str, int]:
             zip(living, map(view.memory.diamonds.__getitem__, living), strict=True))
         if view.me in known:
             known[view.me] = diamonds(view.loot)
-    return dict(known)  # type: ignore[call-overload]
+    return known  # type: ignore[return-value]
 
 
 def riches(view: SeatView) -> dict[str, int]:
@@ -105,22 +105,16 @@ class Taker(NamedTuple):
     rival_diamonds: int  # the most diamonds another living player holds
 
 
-def share_value(view: SeatView, share: str, bonus_weight: float = 0.5,
-                painting_weight: float = 1.0) -> float:
-    """What one share is worth to me now (`worth`), from what my seat knows."""
-    return worth(share, taker_of(view), bonus_weight, painting_weight)
-
-
 def taker_of(view: SeatView) -> Taker:
     """What a share's worth to me depends on, worked out once a view: a decision weighs
     every share on the table against the same view."""
     known = view.memo.get("taker")
     if known is not None:
         return known  # type: ignore[return-value]
-    counts = diamond_counts(view)
-    counts.pop(view.me, None)
+    me, seen = view.me, view.memory.diamonds  # (the others' diamonds as they were seen)
+    rival = max((seen[name] for name in view.living_names() if name != me), default=0)
     taker = Taker(view.loot, view.power, view.wounds, view.wound_limit, view.round >= ROUNDS,
-                  bool(view.click and view.discards), max(counts.values(), default=0))
+                  bool(view.click and view.discards), rival)
     view.memo["taker"] = taker
     return taker
 
@@ -129,13 +123,13 @@ def worth(share: str, t: Taker, bonus_weight: float = 0.5, painting_weight: floa
           ) -> float:
     """A share's worth: its money, the next painting of a set, a step towards the diamond
     bonus, a healed wound, a Bang! back, the next round's desk."""
-    kind = kind_of(share)
-    if kind == TOKEN:
+    if share == TOKEN:
         return 0 if t.last_round else TOKEN_VALUE
+    kind = LOOT_KIND[share]  # (`kind_of`, written out: a style bot's most common call)
     if kind == "bill":
         return FACE_VALUE[share]
     if kind == "painting":
-        n = sum(1 for c in t.loot if c == "painting") + (t.power == COLLECTOR)
+        n = t.loot.count("painting") + (t.power == COLLECTOR)
         return (painting_value(n + 1) - painting_value(n)) * painting_weight
     if kind == "diamond":
         return FACE_VALUE[share] + bonus_weight * bonus_step(diamonds(t.loot), t.rival_diamonds)

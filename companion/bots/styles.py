@@ -92,8 +92,9 @@ class StyleBot(Bot):
     def best(self, items: Sequence[str], key: Callable[[str], float]) -> str:
         """The item of highest `key`, a tie broken at random (never by seat order, which
         would make the first seats everybody's target)."""
-        top = max(key(x) for x in items)
-        tied = [x for x in items if key(x) == top]
+        keys = [key(x) for x in items]  # (each worked out once)
+        top = max(keys)
+        tied = [x for x, k in zip(items, keys, strict=True) if k == top]
         return tied[0] if len(tied) == 1 else self.rnd.choice(tied)
 
     # -- what a style changes --------------------------------------------------------------
@@ -124,8 +125,8 @@ class StyleBot(Bot):
         named = [a.target for a in options if isinstance(a, Aim) and a.target is not None]
         if not named:
             return options[0]
-        choice = self.target(view, named)
-        return _pick(options, Aim, lambda a: a.target == choice)
+        choice = self.target(view, named)  # (`_pick`, written out: a style's most common call)
+        return next(a for a in options if isinstance(a, Aim) and a.target == choice)
 
     def courage(self, view: SeatView, options: Sequence[Option]) -> Option:
         down = self.lies_down(view) or (est.lie_down_gain(view) > 0 and bool(est.aimers(view)))
@@ -137,8 +138,8 @@ class StyleBot(Bot):
         memo = view.memo
         known = memo.get(share)
         if known is None:
-            known = memo[share] = est.share_value(view, share, self.bonus_weight,
-                                                  self.painting_weight)
+            known = memo[share] = est.worth(share, est.taker_of(view), self.bonus_weight,
+                                            self.painting_weight)
         return known  # type: ignore[return-value]
 
     def take(self, view: SeatView, options: Sequence[Option]) -> Option:
@@ -250,12 +251,15 @@ class GreedyBot(StyleBot):
         return self.best(names, riches.__getitem__)
 
     def lies_down(self, view: SeatView) -> bool:
+        risk = est.hit_chance(view)
+        if not risk:  # (no Bang! can come my way: no share's worth is below nothing)
+            return False
         shares = sorted((self.value(view, x) for x in view.table), reverse=True)
         gain = sum(shares[:2]) / 2 if shares else 0
         loss = est.WOUND_COST
         if est.deadly(view):
             loss += est.wealth(view.loot, view.power) + 50000
-        return est.hit_chance(view) * loss > gain
+        return risk * loss > gain
 
 
 class VengefulBot(StyleBot):
@@ -273,7 +277,8 @@ class VengefulBot(StyleBot):
         return self.best(list(names), fired.__getitem__)
 
     def wants_bang(self, view: SeatView) -> bool:
-        living = [p.name for p in view.living_others()]
+        me = view.me  # (the living others' names, without their records)
+        living = [name for name in view.living_names() if name != me]
         rate = 0.85 if self.grudge(view, living) else 0.25
         return self.rnd.random() < rate
 

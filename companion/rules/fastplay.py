@@ -36,7 +36,7 @@ from companion.rules.cards import BANG, CLICK, KINDS, TOKEN
 from companion.rules.menu import Rows
 from companion.rules.powers import DICTATOR, GREEDY
 from companion.rules.state import CHOOSE, COURAGE, HOLDUP, PRIVILEGE, SPLIT, GameState, Player
-from companion.rules.turn import aims, all_aims, reaims
+from companion.rules.turn import all_aims, reaims
 
 if TYPE_CHECKING:
     from random import Random
@@ -336,7 +336,8 @@ def asked_at_step(s: GameState) -> list[tuple[str, list[Action | None]]] | None:
                 for p in map(players.__getitem__, s.to_act)]
     if phase == HOLDUP:
         living = s.living_names
-        return [(players[seat].name, [*aims(players[seat].name, living)]) for seat in s.to_act]
+        mine = all_aims(living)
+        return [(players[seat].name, [*mine[players[seat].name]]) for seat in s.to_act]
     if phase == COURAGE:
         return [(name, [DECIDED[name][False], DECIDED[name][True]])
                 for name in (players[seat].name for seat in s.to_act)]

@@ -1,8 +1,9 @@
-"""The arena applies the choices of a bullet choice, a hold-up or courage together, and a
-share of the split, itself (`fastplay.play_chosen`): at every such step of many style-bot
-games, at tables of 4 to 8 with and without powers, the state reached is the one the rules
-reach applying each choice through `engine.apply_in_place`, and the actions played are
-those choices."""
+"""The arena applies the choices of a bullet choice, a hold-up or courage together, and
+plays the split's turns one after the other, itself (`fastplay.play_chosen`,
+`Arena.split_turns`): at every such step of many style-bot games, at tables of 4 to 8 with
+and without powers, the state reached is the one the rules reach applying each choice
+through `engine.apply_in_place`, each legal when applied, and the actions counted are those
+choices."""
 
 from __future__ import annotations
 
@@ -14,15 +15,14 @@ from companion.bots.lab import make_bot
 from companion.bots.random_bot import random_setup
 from companion.bots.styles import Option
 from companion.rules import Action, apply_in_place, legal_actions, state_to_dict
-from companion.rules.actions import Forbid
 from companion.rules.engine import settle
 from companion.rules.fastplay import asked_at_step, play_chosen, plays_chosen, taking_turn
 from companion.rules.state import CHOOSE, COURAGE, HOLDUP, SPLIT
 
 
 class Compared(Arena):
-    """An arena that, at each step it plays itself, plays the bots' choices both ways on
-    copies (not after the Dictator's ban, applied through the rules)."""
+    """An arena that, at each step it plays itself, plays the bots' choices again on a copy
+    through the rules, and, at a step of everyone, all at once on another."""
 
     def __init__(self, setup: Any, bots: Any) -> None:
         super().__init__(setup, bots)
@@ -32,19 +32,24 @@ class Compared(Arena):
     def step_actions(self) -> list[Action] | None:
         s = self.state
         before = s.copy() if plays_chosen(s) else None
+        counted = self.actions
         self.pending = []
         actions = super().step_actions()
         chosen = [a for a in self.pending if a is not None]
-        if (before is not None and chosen and not isinstance(chosen[0], Forbid)
+        if (before is not None and chosen
                 and (asked_at_step(before) is not None or taking_turn(before))):
-            fast, plain, played = before.copy(), before.copy(), []
-            play_chosen(fast, chosen, played)
-            settle(fast)
-            for a in chosen:
+            plain = before.copy()
+            for a in chosen:  # (the split's: the Dictator's ban, then a take, ... in turn)
                 assert a in legal_actions(plain), (a, plain.phase)
                 apply_in_place(plain, a)
-            assert played == chosen
-            assert state_to_dict(fast) == state_to_dict(plain) == state_to_dict(s)
+            if not taking_turn(before):
+                fast, played = before.copy(), []
+                play_chosen(fast, chosen, played)
+                settle(fast)
+                assert played == chosen
+                assert state_to_dict(fast) == state_to_dict(plain)
+            assert state_to_dict(plain) == state_to_dict(s)
+            assert self.actions - counted == len(chosen)
             self.steps[before.phase] = self.steps.get(before.phase, 0) + 1
         return actions
 
