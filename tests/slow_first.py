@@ -3,7 +3,7 @@
 pytest-xdist's worksteal hands worker k the k-th of n contiguous slices of the collection
 and a worker that runs dry takes the back half of the longest queue left: a 50 s test near
 the end of a slice could run last while the other workers wait. The tests named in
-slowest.txt (their seconds in an idle `./dev test`'s --durations table) are put at the
+slowest.txt (their seconds in a whole `./dev test`'s --durations table) are put at the
 fronts of the slices, the longest first, each to the slice with the fewest known seconds;
 the others keep their order. A name no longer collected is ignored; a new slow test only
 runs where it would have.
