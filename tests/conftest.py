@@ -22,6 +22,7 @@ import pytest
 from hypothesis import settings
 from playwright.sync_api import expect
 from ports import free_port  # (tests/ is on the path for this conftest)
+from slow_first import SLOWEST, deal, known_seconds
 from waiting import wait_for
 
 from companion.bus.settings import MqttSettings
@@ -37,6 +38,15 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 settings.register_profile("suite", deadline=None)
 settings.load_profile("suite")
 expect.set_options(timeout=10_000)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On pytest-xdist's workers (./dev test: `--dist worksteal`), the slowest tests first,
+    spread over the workers."""
+    workers = getattr(config, "workerinput", {}).get("workercount", 0)
+    if workers > 1:
+        items[:] = deal([i.nodeid for i in items], items,
+                        known_seconds(SLOWEST.read_text()), workers)
 
 
 @pytest.fixture
