@@ -65,11 +65,15 @@ def test_a_held_aim_is_one_fact_stamped_at_its_first_look(bridge, watch):
     aim = state(watch.expect(t.gun(1, "aim"), lambda p: state(p)["target"] is not None))
     raised = state(watch.expect(t.gun(1, "raised"), lambda p: state(p)["raised"]))
     assert aim["target"] == 6 and aim["device"] == "hub"
-    assert before <= aim["t"] <= before + 60  # when the aim began, not when it counted
-    assert aim["t"] <= raised["t"] or aim["seq"] > raised["seq"]
-    assert state(watch.expect(t.gun(1, "lock"), lambda p: state(p)["lock"] == 1))["seat"] == 1
+    # the hub's first round with gun 1 looking at seat 6 (the rounds come in order)
     seen = state(watch.expect(t.hub_seen, lambda p: state(p)["masks"][0] == 1 << 5))
     assert len(seen["masks"]) == 8
+    # stamped when the aim began, its first look, on the hub's time (the aim counts only
+    # after rounds more of it: a busy host may run the hub's first round late, which moves
+    # both alike)
+    assert before <= seen["t"] == aim["t"]
+    assert aim["t"] <= raised["t"] or aim["seq"] > raised["seq"]
+    assert state(watch.expect(t.gun(1, "lock"), lambda p: state(p)["lock"] == 1))["seat"] == 1
     bridge.sim.aim(1, None)
     assert state(watch.expect(t.gun(1, "raised"), lambda p: not state(p)["raised"]))
     released = state(watch.expect(t.gun(1, "aim"), lambda p: state(p)["target"] is None))
