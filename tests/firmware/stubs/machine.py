@@ -44,6 +44,10 @@ _timers = []
 _pwms = {}
 _start = time.ticks_us()
 clock_thread = True  # whether rp2's stand-in slot clock runs
+# the time, from start, of the slot rp2's stand-in clock is playing: the receivers see the
+# world as of it, as the hardware's slot sees it on time, even when a busy host runs the
+# clock's thread late and it catches up (None: no clock, they see it as of now)
+slot_at_us = None
 
 GPIO_IN = 0xD0000004
 GPIO_OUT_SET = 0xD0000014
@@ -83,8 +87,9 @@ def _now_us():
     return time.ticks_diff(time.ticks_us(), _start)
 
 
-def _at(timeline, default):
-    now = _now_us()
+def _at(timeline, default, now=None):
+    if now is None:
+        now = _now_us()
     got = default
     for t, value in timeline:
         if t > now:
@@ -242,7 +247,7 @@ class _Registers:
         if address != GPIO_IN:
             raise ValueError(f"machine stub: no register {address:x}")
         carrier = _pwms.get(_CARRIER)
-        table = _at(_ir, _NO_IR)
+        table = _at(_ir, _NO_IR, slot_at_us)
         if carrier is not None and carrier.duty:
             seen = table.get((self._out >> _ADDRESS & 7) + 1, 0)
         else:

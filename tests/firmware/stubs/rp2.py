@@ -5,7 +5,9 @@ function with the instruction names in its globals). A `StateMachine` made activ
 that program cycle by cycle on paper (one cycle per µs at 1 MHz) to find when it raises
 its IRQ flags, then plays those flags on a thread of its own, each handed to the PIO's
 IRQ handler at once. The thread stands for the hardware: it goes on whatever the main
-loop does, as a hard interrupt would. A world with `"clock": "off"` runs no thread.
+loop does, as a hard interrupt would, and each slot is played at its own time on the clock's
+schedule (`machine.slot_at_us`: what the receivers see is the world's at that time, even if
+a busy host runs the thread late and it catches up). A world with `"clock": "off"` runs no thread.
 """
 
 import _thread
@@ -181,8 +183,10 @@ class StateMachine:
             _wait(start)
             if not self._live():
                 return
+            machine.slot_at_us = time.ticks_diff(start, machine._start)
             pio._raise(PIO.IRQ_SM0)
             _wait(time.ticks_add(start, burst_us))
+            machine.slot_at_us = time.ticks_diff(start, machine._start) + burst_us
             pio._raise(PIO.IRQ_SM1)
             start = time.ticks_add(start, slot_us)
 
