@@ -52,6 +52,19 @@ def round_ms(seen) -> float:
     return statistics.median(b - a for a, b in itertools.pairwise(stamps))
 
 
+def on_time(lines) -> int:
+    """How many of the last SEEN rounds came one after the other 9 slots of 2 ms apart
+    (16 to 22 ms in the hub's stamps), counted back from the newest."""
+    stamps = [int(f[2]) for f in map(fields, lines) if f[0] == "SEEN"]
+    steps = [b - a for a, b in itertools.pairwise(stamps)]
+    count = 0
+    for step in reversed(steps):
+        if not 16 <= step <= 22:
+            break
+        count += 1
+    return count
+
+
 def seen_rounds(lines):
     return [int(f[3]) for f in map(fields, lines) if f[0] == "SEEN"]
 
@@ -68,14 +81,16 @@ def test_hub_says_hello_and_reports_the_rounds_its_slot_clock_plays(start):
     # board's process waiting; 5 s once ran out under a load of 10 on 2 cores)
     lines = hub.wait_for(lambda f: f[0] == "GUN" and f[4] == "down", timeout=20)
     assert fields(lines[-1])[3:5] == ["2", "down"] and int(fields(lines[-1])[5]) <= -65
-    # a busy host may have run few slots by the time the gun goes down: read on
-    while sum(fields(r)[0] == "SEEN" for r in lines) <= 10:
+    # a busy host may have run few slots by the time the gun goes down, or its stand-in
+    # slot clock (a host thread) may be catching up, its rounds stamped close together (12
+    # nearly at once, once): read on until ten rounds in a row came on time
+    while on_time(lines) < 10:
+        assert len(lines) < 1000, "not ten rounds in a row 9 slots of 2 ms apart"
         lines += hub.wait_for(lambda f: f[0] == "SEEN", timeout=20)
     seen = [fields(r) for r in lines if fields(r)[0] == "SEEN"]
-    assert len(seen) > 10 and all(f[4] == "4,0,0,0,0,0,0,0" for f in seen)
+    assert all(f[4] == "4,0,0,0,0,0,0,0" for f in seen)
     rounds = [int(f[3]) for f in seen]
     assert rounds == list(range(rounds[0], rounds[0] + len(rounds)))  # not one round lost
-    assert 16 <= round_ms(seen) <= 22  # 9 slots of 2 ms each
 
 
 def test_slots_keep_running_while_the_main_loop_is_stuck(start):
