@@ -7,7 +7,11 @@ its IRQ flags, then plays those flags on a thread of its own, each handed to the
 IRQ handler at once. The thread stands for the hardware: it goes on whatever the main
 loop does, as a hard interrupt would, and each slot is played at its own time on the clock's
 schedule (`machine.slot_at_us`: what the receivers see is the world's at that time, even if
-a busy host runs the thread late and it catches up). A world with `"clock": "off"` runs no thread.
+a busy host runs the thread late and it catches up). A thread found more than
+`STOOD_STILL_US` behind was not run by the host at all, main loop included, as no board's
+hardware ever stops: the board's time stood still (`machine.stood_still_us`), the world's
+with it, and the slots go on from now instead of racing through a backlog that would
+overflow the ring. A world with `"clock": "off"` runs no thread.
 """
 
 import _thread
@@ -17,6 +21,7 @@ import machine
 
 _X, _Y, _OSR, _X_DEC, _Y_DEC = "x", "y", "osr", "x_dec", "y_dec"
 _GPIO_IN = 0xD0000004  # where the machine stand-in plays what the receivers see
+STOOD_STILL_US = 50_000  # 25 slots of 2 ms: a tenth of the hub's ring
 
 
 class _Instruction:
@@ -180,13 +185,18 @@ class StateMachine:
         burst_us, slot_us = end - start0, start1 - start0
         start = time.ticks_us()
         while self._live():
+            behind = time.ticks_diff(time.ticks_us(), start)
+            if behind > STOOD_STILL_US:
+                start = time.ticks_add(start, behind)
+                machine.stood_still_us += behind
             _wait(start)
             if not self._live():
                 return
-            machine.slot_at_us = time.ticks_diff(start, machine._start)
+            at = time.ticks_diff(start, machine._start) - machine.stood_still_us
+            machine.slot_at_us = at
             pio._raise(PIO.IRQ_SM0)
             _wait(time.ticks_add(start, burst_us))
-            machine.slot_at_us = time.ticks_diff(start, machine._start) + burst_us
+            machine.slot_at_us = at + burst_us
             pio._raise(PIO.IRQ_SM1)
             start = time.ticks_add(start, slot_us)
 
