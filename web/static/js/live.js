@@ -83,6 +83,18 @@ export async function post(url, body, headers = {}) {
   return { ok: res.ok, status: res.status, body: data };
 }
 
+// A form the page's script sends: the server renders its submit buttons disabled and they
+// are enabled here, once the handler listens, so a tap before the script has run (a slow
+// tablet, a page just reloaded) cannot submit the form the browser's own way, a reload
+// that did nothing. `handler(event)` runs with the browser's submission prevented.
+export function onSubmit(form, handler) {
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    handler(event);
+  });
+  for (const button of form.querySelectorAll('button[type="submit"]')) button.disabled = false;
+}
+
 // A short message at the bottom of the page (an error, a refused command).
 export function notice(text) {
   const box = document.getElementById("notice");

@@ -1,10 +1,9 @@
 // The PIN form of the Godfather's pages: POST /api/login, then reload as logged in.
 
-import { notice, post } from "./live.js";
+import { notice, onSubmit, post } from "./live.js";
 import { t } from "./words.js";
 
-document.getElementById("login").addEventListener("submit", async (event) => {
-  event.preventDefault();
+onSubmit(document.getElementById("login"), async () => {
   const res = await post("/api/login", { pin: document.getElementById("pin").value });
   if (res.ok) location.reload();
   else notice(res.status === 429 ? t("ui.too_many_pins") : t("ui.wrong_pin"));

@@ -1,6 +1,6 @@
 // The organiser's PIN form and decisions on the venue pages (companion league).
 
-import { notice, post } from "./live.js";
+import { notice, onSubmit, post } from "./live.js";
 import { t } from "./words.js";
 
 const venue = document.querySelector(".venue");
@@ -8,15 +8,13 @@ const csrf = () => ({ "X-CSRF-Token": venue.dataset.csrf || "" });
 
 export function organiserForms() {
   const login = document.getElementById("organiser-login");
-  if (login) login.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  if (login) onSubmit(login, async () => {
     const res = await post("/api/login", { pin: document.getElementById("organiser-pin").value });
     if (res.ok) location.reload();
     else notice(res.status === 429 ? t("ui.too_many_pins") : t("ui.wrong_pin"));
   });
   const decision = document.getElementById("decision");
-  if (decision) decision.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  if (decision) onSubmit(decision, async (event) => {
     const note = decision.elements.note.value.trim();
     const res = await post(`/api/games/${decision.dataset.game}/decision`,
       { decision: event.submitter.value, note: note || null }, csrf());

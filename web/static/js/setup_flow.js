@@ -5,7 +5,7 @@
 // lack and how many players a game takes all come from the server. A refusal is said in
 // the page's words, from the server's `code`, never in the API's English.
 
-import { el, notice, post, replace } from "./live.js";
+import { el, notice, onSubmit, post, replace } from "./live.js";
 import { showSeating } from "./seating.js";
 import { listWords, t } from "./words.js";
 
@@ -128,8 +128,7 @@ export function setupFlow({ version, showTab }) {
     draw();
     checkSeating();
   });
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  onSubmit(form, async () => {
     const data = new FormData(form);
     const seats = seated();
     const wrong = problem(seats, data);
