@@ -36,14 +36,23 @@ def diamonds(loot: Iterable[str]) -> int:
     return sum(map(DIAMONDS.__contains__, loot))
 
 
-def seems_worth(view: SeatView, name: str, power: str | None, count: int,
-                seen: Sequence[str]) -> int:
-    """A player's wealth as this seat can tell from the `count` loot cards they hold and
-    those `seen` going to them (its own exactly)."""
-    if name == view.me:
-        return wealth(view.loot, power)
-    unknown = max(0, count - len(seen))
-    return wealth(seen[:count], power, unknown)
+def seen_worth(power: str | None, count: int, seen: Sequence[str]) -> int:
+    """A player's wealth as the table can tell from the `count` loot cards they hold and
+    those `seen` going to them."""
+    return wealth(seen[:count], power, max(0, count - len(seen)))
+
+
+def seen_diamonds(view: SeatView) -> dict[str, int]:
+    """The diamonds each living player seems to hold, as the table saw them go, in seating
+    order (a figure of the table and the memory alone: shared by the seats deciding at one
+    moment, `SeatView.shared`); read it, never change it."""
+    shared = view.shared
+    known = shared.get("diamonds")
+    if known is None:
+        living = view.living_names()
+        known = shared["diamonds"] = dict(
+            zip(living, map(view.memory.diamonds.__getitem__, living), strict=True))
+    return known  # type: ignore[return-value]
 
 
 def diamond_counts(view: SeatView) -> dict[str, int]:
@@ -51,10 +60,7 @@ def diamond_counts(view: SeatView) -> dict[str, int]:
     worked out once a view and handed out as kept: read it, never change it."""
     known = view.memo.get("diamonds")
     if known is None:
-        living = view.living_names()
-        # (the others' as they were seen, mine exactly)
-        known = view.memo["diamonds"] = dict(
-            zip(living, map(view.memory.diamonds.__getitem__, living), strict=True))
+        known = view.memo["diamonds"] = seen_diamonds(view).copy()
         if view.me in known:
             known[view.me] = diamonds(view.loot)
     return known  # type: ignore[return-value]
@@ -64,9 +70,18 @@ def riches(view: SeatView) -> dict[str, int]:
     """How rich each living player seems, the diamond bonus counted where it lies now."""
     counts = diamond_counts(view)
     top = [*sorted(counts.values(), reverse=True), 0, 0]
-    return {name: seems_worth(view, name, power, count, seen)
-            + (DIAMOND_BONUS if counts[name] == top[0] > top[1] else 0)
-            for name, power, count, seen in view.living_loot()}
+    shared = view.shared
+    seem: dict[str, int] | None = shared.get("riches")  # type: ignore[assignment]
+    if seem is None:  # (each living player's wealth as the table sees it: shared)
+        seem = shared["riches"] = {name: seen_worth(power, count, seen)
+                                   for name, power, count, seen in view.living_loot()}
+    me = view.me
+    if me in seem:
+        seem = {**seem, me: wealth(view.loot, view.power)}  # (mine exactly)
+    if top[0] > top[1]:  # (the bonus lies with one player)
+        return {name: worth + DIAMOND_BONUS if counts[name] == top[0] else worth
+                for name, worth in seem.items()}
+    return seem
 
 
 def bang_chance(p: Seen) -> float:
@@ -111,8 +126,12 @@ def taker_of(view: SeatView) -> Taker:
     known = view.memo.get("taker")
     if known is not None:
         return known  # type: ignore[return-value]
-    me, seen = view.me, view.memory.diamonds  # (the others' diamonds as they were seen)
-    rival = max((seen[name] for name in view.living_names() if name != me), default=0)
+    seen = seen_diamonds(view)  # (the others' diamonds as they were seen)
+    me = view.me
+    if me in seen:
+        rival = max([n for name, n in seen.items() if name != me], default=0)
+    else:
+        rival = max(seen.values(), default=0)
     taker = Taker(view.loot, view.power, view.wounds, view.wound_limit, view.round >= ROUNDS,
                   bool(view.click and view.discards), rival)
     view.memo["taker"] = taker

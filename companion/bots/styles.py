@@ -16,7 +16,6 @@ from companion.bots import estimate as est
 from companion.bots.view import SeatView
 from companion.rules import Action
 from companion.rules.actions import (
-    Aim,
     Choose,
     Courage,
     Forbid,
@@ -122,11 +121,12 @@ class StyleBot(Bot):
         return _pick(options, Choose, lambda a: a.card == card)
 
     def aim(self, view: SeatView, options: Sequence[Option]) -> Option:
-        named = [a.target for a in options if isinstance(a, Aim) and a.target is not None]
+        # (the options are all aims, `decide` sends them here by the first one's kind)
+        named = [a.target for a in options if a is not None and a.target is not None]  # type: ignore[attr-defined]
         if not named:
             return options[0]
         choice = self.target(view, named)  # (`_pick`, written out: a style's most common call)
-        return next(a for a in options if isinstance(a, Aim) and a.target == choice)
+        return next(a for a in options if a is not None and a.target == choice)  # type: ignore[attr-defined]
 
     def courage(self, view: SeatView, options: Sequence[Option]) -> Option:
         down = self.lies_down(view) or (est.lie_down_gain(view) > 0 and bool(est.aimers(view)))
