@@ -96,14 +96,15 @@ def aimers(view: SeatView) -> list[Seen]:
 def hit_chance(view: SeatView) -> float:
     """The chance that at least one Bang! hits me if I stand."""
     safe = 1.0
-    for p in aimers(view):
-        safe *= 1 - bang_chance(p) * STANDS
+    bullets = view.memory.bullets  # (each aimer's `Seen.bullets`, read without the record)
+    for name in view.aimed_by():
+        safe *= 1 - bullets[name].bang_share() * STANDS
     return 1 - safe
 
 
 def deadly(view: SeatView) -> bool:
     """Enough guns point at me to kill me if each fires a Bang!."""
-    return view.wounds + len(aimers(view)) >= view.wound_limit
+    return view.wounds + len(view.aimed_by()) >= view.wound_limit
 
 
 class Taker(NamedTuple):
@@ -128,10 +129,11 @@ def taker_of(view: SeatView) -> Taker:
         return known  # type: ignore[return-value]
     seen = seen_diamonds(view)  # (the others' diamonds as they were seen)
     me = view.me
-    if me in seen:
-        rival = max([n for name, n in seen.items() if name != me], default=0)
-    else:
-        rival = max(seen.values(), default=0)
+    rival = max(seen.values(), default=0)
+    if seen.get(me) == rival:  # (the most may be mine: the most among the others)
+        others = seen.copy()
+        del others[me]
+        rival = max(others.values(), default=0)
     taker = Taker(view.loot, view.power, view.wounds, view.wound_limit, view.round >= ROUNDS,
                   bool(view.click and view.discards), rival)
     view.memo["taker"] = taker

@@ -70,7 +70,7 @@ class SeatView:
     time. A view is read while its decision is made, before the game moves on; the parts
     kept once built are those of that moment: in `memo`, the seat's own figures, and in
     `shared`, those worked out from the table and the memory alone (the players' records,
-    who aims at whom, the estimates' public figures), which the seats deciding at one
+    the estimates' public figures), which the seats deciding at one
     moment with the same memory share (`Arena.moment`): the same for each of them, so
     worked out once, not once a seat."""
 
@@ -208,12 +208,16 @@ class SeatView:
 
     def aimers(self) -> list[Seen]:
         """The living players aiming at me now, in seating order."""
-        known = self.memo.get("aimers")
+        return [*map(self.seat_of, self.aimed_by())]
+
+    def aimed_by(self) -> list[str]:
+        """The names of the living players aiming at me now, in seating order (`aimers`,
+        without their records)."""
+        known = self.memo.get("aimed_by")
         if known is None:
-            aimed_at: dict[int, list[str]] | None = self.shared.get("aimed_at")  # type: ignore
-            if aimed_at is None:
-                aimed_at = self.shared["aimed_at"] = _aimed_at(self._s)
-            known = self.memo["aimers"] = [*map(self.seat_of, aimed_at.get(self._p.seat, ()))]
+            mine = self._p.seat
+            known = self.memo["aimed_by"] = [q.name for q in self._s.players
+                                             if q.target == mine and q.alive and q.seat != mine]
         return known  # type: ignore[return-value]
 
     def living_loot(self) -> list[tuple[str, str | None, int, list[str]]]:
@@ -233,17 +237,6 @@ def seat_view(s: GameState, me: str, memory: Memory, masked: bool = False,
     """`me`'s view of `s`, read from `memory` brought up to date with the events."""
     memory.update(s.events)
     return SeatView(s, me, memory, masked, hand)
-
-
-def _aimed_at(s: GameState) -> dict[int, list[str]]:
-    """The living players aiming at each seat, by the seat, in seating order (no one aims
-    at themselves)."""
-    aimed_at: dict[int, list[str]] = {}
-    for q in s.players:
-        target = q.target
-        if target is not None and q.alive and target != q.seat:
-            aimed_at.setdefault(target, []).append(q.name)
-    return aimed_at
 
 
 def _seen(s: GameState, q: Player, memory: Memory) -> Seen:
