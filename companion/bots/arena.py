@@ -64,6 +64,7 @@ class Arena:
         # while the players a step waits for decide from one moment (`decide_together`):
         # the figures their views work out from the table and a memory alone, by the memory
         self.moment: dict[Memory, dict[str, object]] | None = None
+        self.views: dict[str, SeatView] = {}  # each seat's, renewed for each decision
 
     def play(self) -> GameState:
         """Play to the end; returns the final state."""
@@ -229,14 +230,14 @@ class Arena:
         if not bot.needs_view:
             return bot.decide(None, options)
         s, moment = self.state, self.moment
-        hand = None if self.hands is None else self.hands.hand_of(name)
         memory = self.story.memory_of(name, s.events)
-        shared = None
-        if moment is not None:  # (one moment's figures for each memory read at it)
-            shared = moment.get(memory)
-            if shared is None:
-                shared = moment[memory] = {}
-        return bot.decide(SeatView(s, name, memory, bot.needs_state, hand, shared), options)
+        view = self.views.get(name)
+        if view is None:
+            view = self.views[name] = SeatView(s, name, memory, bot.needs_state)
+        return bot.decide(view.renew(
+            memory, None if self.hands is None else self.hands.hand_of(name),
+            None if moment is None else moment.get(memory) or moment.setdefault(memory, {})),
+            options)
 
     @property
     def memories(self) -> dict[str, Memory]:

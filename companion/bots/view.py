@@ -78,12 +78,20 @@ class SeatView:
 
     def __init__(self, s: GameState, me: str, memory: Memory, masked: bool = False,
                  hand: Held | None = None, shared: dict[str, object] | None = None) -> None:
-        self.me, self.memory = me, memory  # (`memory`: what I remember of the story)
-        self._s, self._p, self._hand, self._masked = s, s.players[s.index[me]], hand, masked
+        self.me, self._s, self._p, self._masked = me, s, s.players[s.index[me]], masked
+        self.renew(memory, hand, shared)
+
+    def renew(self, memory: Memory, hand: Held | None = None,
+              shared: dict[str, object] | None = None) -> SeatView:
+        """The same seat's view of the same game, for its next decision (the arena keeps
+        one for each seat, the game changing in place): `memory` read up to the story, the
+        parts kept forgotten."""
+        self.memory, self._hand = memory, hand  # (`memory`: what I remember of the story)
         # figures worked out once a view: the estimates' by name, a share's worth to the
         # deciding bot by the share's name (`StyleBot.value`)
         self.memo: dict[str, object] = {}
         self.shared: dict[str, object] = {} if shared is None else shared
+        return self
 
     # -- mine ----------------------------------------------------------------------------
 
