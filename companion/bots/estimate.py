@@ -144,19 +144,32 @@ def worth(share: str, t: Taker, bonus_weight: float = 0.5, painting_weight: floa
           ) -> float:
     """A share's worth: its money, the next painting of a set, a step towards the diamond
     bonus, a healed wound, a Bang! back, the next round's desk."""
-    if share == TOKEN:
-        return 0 if t.last_round else TOKEN_VALUE
-    kind = LOOT_KIND[share]  # (`kind_of`, written out: a style bot's most common call)
-    if kind == "bill":
-        return FACE_VALUE[share]
-    if kind == "painting":
-        n = t.loot.count("painting") + (t.power == COLLECTOR)
-        return (painting_value(n + 1) - painting_value(n)) * painting_weight
-    if kind == "diamond":
-        return FACE_VALUE[share] + bonus_weight * bonus_step(diamonds(t.loot), t.rival_diamonds)
-    if kind == "first_aid":
-        return t.wounds * WOUND_COST * (2 if t.wounds + 1 >= t.wound_limit else 1)
-    return 6000 if t.can_reload else 0  # a Clip: a Bang! back, maybe
+    return worths((share,), t, bonus_weight, painting_weight)[share]
+
+
+def worths(shares: Iterable[str], t: Taker, bonus_weight: float = 0.5,
+           painting_weight: float = 1.0) -> dict[str, float]:
+    """Each share's `worth` to the same taker, by the share (a take weighs every share on
+    the table: one call, not one a share)."""
+    out: dict[str, float] = {}
+    for share in shares:
+        if share == TOKEN:
+            out[share] = 0 if t.last_round else TOKEN_VALUE
+            continue
+        kind = LOOT_KIND[share]  # (`kind_of`, written out: a style bot's most common call)
+        if kind == "bill":
+            out[share] = FACE_VALUE[share]
+        elif kind == "painting":
+            n = t.loot.count("painting") + (t.power == COLLECTOR)
+            out[share] = (painting_value(n + 1) - painting_value(n)) * painting_weight
+        elif kind == "diamond":
+            out[share] = (FACE_VALUE[share]
+                          + bonus_weight * bonus_step(diamonds(t.loot), t.rival_diamonds))
+        elif kind == "first_aid":
+            out[share] = t.wounds * WOUND_COST * (2 if t.wounds + 1 >= t.wound_limit else 1)
+        else:  # a Clip: a Bang! back, maybe
+            out[share] = 6000 if t.can_reload else 0
+    return out
 
 
 def bonus_step(mine: int, rival: int) -> float:

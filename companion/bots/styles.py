@@ -141,9 +141,8 @@ class StyleBot(Bot):
         view, against one `Taker` (a take weighs each share alone and again in pairs)."""
         known = view.memo.get("values")
         if known is None:
-            taker, bonus, painting = est.taker_of(view), self.bonus_weight, self.painting_weight
-            known = view.memo["values"] = {x: est.worth(x, taker, bonus, painting)
-                                           for x in (*view.table, TOKEN)}
+            known = view.memo["values"] = est.worths(
+                (*view.table, TOKEN), est.taker_of(view), self.bonus_weight, self.painting_weight)
         return known  # type: ignore[return-value]
 
     def take(self, view: SeatView, options: Sequence[Option]) -> Option:
@@ -161,7 +160,10 @@ class StyleBot(Bot):
             if known is None:
                 known = view.memo["later"] = _later_shares(view, self)
             return known  # type: ignore[return-value]
-        return max(options, key=worth)
+        # (the first of the most worth, as `max` finds it; a single share read at once)
+        keys = [values[loot] if isinstance(loot := getattr(a, "loot", None), str) else worth(a)
+                for a in options]
+        return options[keys.index(max(keys))]
 
     def hustle(self, view: SeatView, options: Sequence[Option]) -> Option:
         """Draw from the hand most likely to hold a Bang!, give back a Click! if I can."""
