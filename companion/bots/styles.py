@@ -91,10 +91,11 @@ class StyleBot(Bot):
     def best(self, items: Sequence[str], key: Callable[[str], float]) -> str:
         """The item of highest `key`, a tie broken at random (never by seat order, which
         would make the first seats everybody's target)."""
-        keys = [key(x) for x in items]  # (each worked out once)
+        keys = [*map(key, items)]  # (each worked out once)
         top = max(keys)
-        tied = [x for x, k in zip(items, keys, strict=True) if k == top]
-        return tied[0] if len(tied) == 1 else self.rnd.choice(tied)
+        if keys.count(top) == 1:
+            return items[keys.index(top)]
+        return self.rnd.choice([x for x, k in zip(items, keys, strict=True) if k == top])
 
     # -- what a style changes --------------------------------------------------------------
 
@@ -121,12 +122,12 @@ class StyleBot(Bot):
         return _pick(options, Choose, lambda a: a.card == card)
 
     def aim(self, view: SeatView, options: Sequence[Option]) -> Option:
-        # (the options are all aims, `decide` sends them here by the first one's kind)
-        named = [a.target for a in options if a is not None and a.target is not None]  # type: ignore[attr-defined]
+        # (the options are all aims, none a pass: `decide` sends them here by their kind)
+        targets = [a.target for a in options]  # type: ignore[union-attr]
+        named = [t for t in targets if t is not None]  # (None: too slow)
         if not named:
             return options[0]
-        choice = self.target(view, named)  # (`_pick`, written out: a style's most common call)
-        return next(a for a in options if a is not None and a.target == choice)  # type: ignore[attr-defined]
+        return options[targets.index(self.target(view, named))]
 
     def courage(self, view: SeatView, options: Sequence[Option]) -> Option:
         down = self.lies_down(view) or (est.lie_down_gain(view) > 0 and bool(view.aimed_by()))
