@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/style_speed.py [--games 300] [--repeats 3] [--ref-tree DIR]
     .venv/bin/python bench/style_speed.py --instructions 40 [--ref-tree DIR]
+    .venv/bin/python bench/style_speed.py --opcodes 40
 
 One core, one process per measure, CPU time (`time.process_time`), `lab.play_game` as
 `companion simulate` plays it (`--players 8 --powers --bots STYLE`): each style at every
@@ -20,6 +21,11 @@ instructions a game of N games of the four styles turning seats (`lab.Plan(games
 players=8, styles=STYLES, seed=7, powers=True)`), the imports taken off (the same run with
 no game), in each tree; and the arena's and the engine's part alone: the same games again
 with each bot's decision read back from a first run (at no cost), so the rest is the bots'.
+
+With `--opcodes N`: where those games' Python work goes, counted in bytecodes the
+interpreter runs (`sys.settrace` with opcode events; a count the load does not move either,
+about 70 machine instructions a bytecode here): the arena's and the engine's part, and the
+bots' for each kind of decision, a game and a decision.
 Figures go to docs/PERFORMANCE.md and docs/BOTS.md.
 """
 
@@ -94,6 +100,53 @@ def counted(games: int, mode: str, decisions: Path) -> None:
         decisions.write_bytes(pickle.dumps(chosen))
 
 
+def opcodes(games: int) -> None:
+    """Print the bytecodes run a game in the arena and the engine, and in the bots by the
+    kind of decision (the options' kind), for games 0 to `games`-1 of the instructions'
+    plan (a first game played untraced, for the imports and the caches)."""
+    from collections import Counter
+    from types import FrameType
+    from typing import Any
+
+    from companion.bots import lab
+    from companion.bots.arena import Arena
+
+    plan = lab.Plan(games=games, players=8, styles=STYLES, seed=7, powers=True)
+    lab.play_game(plan, 0)
+    ran: Counter[str] = Counter()
+    asked: Counter[str] = Counter()
+    now = ["the arena and the engine"]
+    decide = Arena.decide
+
+    def kind_decided(arena: Arena, name: str, options: list) -> object:  # type: ignore[type-arg]
+        kind = next(a.type for a in options if a is not None)
+        now[0] = kind
+        asked[kind] += 1
+        try:
+            return decide(arena, name, options)
+        finally:
+            now[0] = "the arena and the engine"
+
+    def traced(frame: FrameType, event: str, arg: Any) -> Any:
+        frame.f_trace_opcodes, frame.f_trace_lines = True, False
+        return counted
+
+    def counted(frame: FrameType, event: str, arg: Any) -> Any:
+        ran[now[0]] += 1
+        return counted
+
+    Arena.decide = kind_decided  # type: ignore[assignment]
+    sys.settrace(traced)
+    for i in range(games):
+        lab.play_game(plan, i)
+    sys.settrace(None)
+    print(f"bytecodes a game: {sum(ran.values()) / games:,.0f}")
+    for kind, n in ran.most_common():
+        each = (f", {asked[kind] / games:.1f} decisions, {n / asked[kind]:,.0f} each"
+                if kind in asked else "")
+        print(f"  {kind}: {n / games:,.0f}{each}")
+
+
 def instructions(tree: Path, games: int) -> tuple[float, float]:
     """The instructions a game in `tree`: whole games, and the arena's and engine's part."""
     decisions = Path(f"/tmp/style-decisions-{os.getpid()}.pickle")
@@ -137,6 +190,8 @@ def main() -> None:
     parser.add_argument("--split", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--instructions", type=int, metavar="N",
                         help="only count machine instructions a game over N games (callgrind)")
+    parser.add_argument("--opcodes", type=int, metavar="N",
+                        help="only count the bytecodes a game over N games, by decision kind")
     parser.add_argument("--count", help=argparse.SUPPRESS)  # (a run under callgrind)
     parser.add_argument("--decisions", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -146,6 +201,9 @@ def main() -> None:
     trees = {"this tree": ROOT, **({args.ref_tree.name: args.ref_tree} if args.ref_tree else {})}
     if args.count:
         counted(args.games, args.count, args.decisions)
+        return
+    if args.opcodes:
+        opcodes(args.opcodes)
         return
     if args.instructions:
         for name, tree in trees.items():

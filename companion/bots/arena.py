@@ -61,6 +61,10 @@ class Arena:
         # the real cards each bot holds, when the companion sees none
         self.hands = Hands(setup.players, setup.seed) if setup.cards == "physical" else None
         self.rnds: list[Random] | None = None  # each seat's generator, for random bots
+        # while the players a step waits for decide from one moment (`decide_together`):
+        # the figures their views work out from the table and a memory alone, by the memory
+        self.moment: dict[Memory, dict[str, object]] | None = None
+        self.views: dict[str, SeatView] = {}  # each seat's, renewed for each decision
 
     def play(self) -> GameState:
         """Play to the end; returns the final state."""
@@ -131,7 +135,7 @@ class Arena:
                 return None
             self.split_turns()
             return []
-        chosen = [self.ask(name, options) for name, options in asked]
+        chosen = self.decide_together(asked)
         if plays_chosen(s) and not self.checked:
             played: list[Action] = []  # (every choice at once, as by_seat plays its draws)
             play_chosen(s, chosen, played)  # type: ignore[arg-type]  # (options hold no None)
@@ -194,8 +198,18 @@ class Arena:
     def _step(self, pending: list[Action], kind: str) -> list[Action]:
         """Everyone this step waits for decides, all from the same moment."""
         players = dict.fromkeys(a.player for a in pending if a.type == kind)
-        chosen = [self.ask(p, [*self.options_of(pending, kind, p)]) for p in players]
+        chosen = self.decide_together([(p, [*self.options_of(pending, kind, p)]) for p in players])
         return [a for a in chosen if a is not None]
+
+    def decide_together(self, asked: list[tuple[str, list[Option]]]) -> list[Option]:
+        """Each player's decision among their options, all from the same moment (nothing
+        is applied until all have decided), their views sharing the figures worked out
+        from the table and their memory alone (`SeatView.shared`)."""
+        self.moment = {}
+        try:
+            return [self.ask(name, options) for name, options in asked]
+        finally:
+            self.moment = None
 
     def options_of(self, pending: list[Action], kind: str, name: str) -> list[Action]:
         """`name`'s options among `pending` actions of one kind, as its seat may know them."""
@@ -215,9 +229,15 @@ class Arena:
         bot = self.bots[name]
         if not bot.needs_view:
             return bot.decide(None, options)
-        hand = None if self.hands is None else self.hands.hand_of(name)
-        memory = self.story.memory_of(name, self.state.events)
-        return bot.decide(SeatView(self.state, name, memory, bot.needs_state, hand), options)
+        s, moment = self.state, self.moment
+        memory = self.story.memory_of(name, s.events)
+        view = self.views.get(name)
+        if view is None:
+            view = self.views[name] = SeatView(s, name, memory, bot.needs_state)
+        return bot.decide(view.renew(
+            memory, None if self.hands is None else self.hands.hand_of(name),
+            None if moment is None else moment.get(memory) or moment.setdefault(memory, {})),
+            options)
 
     @property
     def memories(self) -> dict[str, Memory]:

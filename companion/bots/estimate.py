@@ -36,14 +36,23 @@ def diamonds(loot: Iterable[str]) -> int:
     return sum(map(DIAMONDS.__contains__, loot))
 
 
-def seems_worth(view: SeatView, name: str, power: str | None, count: int,
-                seen: Sequence[str]) -> int:
-    """A player's wealth as this seat can tell from the `count` loot cards they hold and
-    those `seen` going to them (its own exactly)."""
-    if name == view.me:
-        return wealth(view.loot, power)
-    unknown = max(0, count - len(seen))
-    return wealth(seen[:count], power, unknown)
+def seen_worth(power: str | None, count: int, seen: Sequence[str]) -> int:
+    """A player's wealth as the table can tell from the `count` loot cards they hold and
+    those `seen` going to them."""
+    return wealth(seen[:count], power, max(0, count - len(seen)))
+
+
+def seen_diamonds(view: SeatView) -> dict[str, int]:
+    """The diamonds each living player seems to hold, as the table saw them go, in seating
+    order (a figure of the table and the memory alone: shared by the seats deciding at one
+    moment, `SeatView.shared`); read it, never change it."""
+    shared = view.shared
+    known = shared.get("diamonds")
+    if known is None:
+        living = view.living_names()
+        known = shared["diamonds"] = dict(
+            zip(living, map(view.memory.diamonds.__getitem__, living), strict=True))
+    return known  # type: ignore[return-value]
 
 
 def diamond_counts(view: SeatView) -> dict[str, int]:
@@ -51,10 +60,7 @@ def diamond_counts(view: SeatView) -> dict[str, int]:
     worked out once a view and handed out as kept: read it, never change it."""
     known = view.memo.get("diamonds")
     if known is None:
-        living = view.living_names()
-        # (the others' as they were seen, mine exactly)
-        known = view.memo["diamonds"] = dict(
-            zip(living, map(view.memory.diamonds.__getitem__, living), strict=True))
+        known = view.memo["diamonds"] = seen_diamonds(view).copy()
         if view.me in known:
             known[view.me] = diamonds(view.loot)
     return known  # type: ignore[return-value]
@@ -64,9 +70,18 @@ def riches(view: SeatView) -> dict[str, int]:
     """How rich each living player seems, the diamond bonus counted where it lies now."""
     counts = diamond_counts(view)
     top = [*sorted(counts.values(), reverse=True), 0, 0]
-    return {name: seems_worth(view, name, power, count, seen)
-            + (DIAMOND_BONUS if counts[name] == top[0] > top[1] else 0)
-            for name, power, count, seen in view.living_loot()}
+    shared = view.shared
+    seem: dict[str, int] | None = shared.get("riches")  # type: ignore[assignment]
+    if seem is None:  # (each living player's wealth as the table sees it: shared)
+        seem = shared["riches"] = {name: seen_worth(power, count, seen)
+                                   for name, power, count, seen in view.living_loot()}
+    me = view.me
+    if me in seem:
+        seem = {**seem, me: wealth(view.loot, view.power)}  # (mine exactly)
+    if top[0] > top[1]:  # (the bonus lies with one player)
+        return {name: worth + DIAMOND_BONUS if counts[name] == top[0] else worth
+                for name, worth in seem.items()}
+    return seem
 
 
 def bang_chance(p: Seen) -> float:
@@ -81,14 +96,15 @@ def aimers(view: SeatView) -> list[Seen]:
 def hit_chance(view: SeatView) -> float:
     """The chance that at least one Bang! hits me if I stand."""
     safe = 1.0
-    for p in aimers(view):
-        safe *= 1 - bang_chance(p) * STANDS
+    bullets = view.memory.bullets  # (each aimer's `Seen.bullets`, read without the record)
+    for name in view.aimed_by():
+        safe *= 1 - bullets[name].bang_share() * STANDS
     return 1 - safe
 
 
 def deadly(view: SeatView) -> bool:
     """Enough guns point at me to kill me if each fires a Bang!."""
-    return view.wounds + len(aimers(view)) >= view.wound_limit
+    return view.wounds + len(view.aimed_by()) >= view.wound_limit
 
 
 class Taker(NamedTuple):
@@ -111,8 +127,13 @@ def taker_of(view: SeatView) -> Taker:
     known = view.memo.get("taker")
     if known is not None:
         return known  # type: ignore[return-value]
-    me, seen = view.me, view.memory.diamonds  # (the others' diamonds as they were seen)
-    rival = max((seen[name] for name in view.living_names() if name != me), default=0)
+    seen = seen_diamonds(view)  # (the others' diamonds as they were seen)
+    me = view.me
+    rival = max(seen.values(), default=0)
+    if seen.get(me) == rival:  # (the most may be mine: the most among the others)
+        others = seen.copy()
+        del others[me]
+        rival = max(others.values(), default=0)
     taker = Taker(view.loot, view.power, view.wounds, view.wound_limit, view.round >= ROUNDS,
                   bool(view.click and view.discards), rival)
     view.memo["taker"] = taker
@@ -123,19 +144,32 @@ def worth(share: str, t: Taker, bonus_weight: float = 0.5, painting_weight: floa
           ) -> float:
     """A share's worth: its money, the next painting of a set, a step towards the diamond
     bonus, a healed wound, a Bang! back, the next round's desk."""
-    if share == TOKEN:
-        return 0 if t.last_round else TOKEN_VALUE
-    kind = LOOT_KIND[share]  # (`kind_of`, written out: a style bot's most common call)
-    if kind == "bill":
-        return FACE_VALUE[share]
-    if kind == "painting":
-        n = t.loot.count("painting") + (t.power == COLLECTOR)
-        return (painting_value(n + 1) - painting_value(n)) * painting_weight
-    if kind == "diamond":
-        return FACE_VALUE[share] + bonus_weight * bonus_step(diamonds(t.loot), t.rival_diamonds)
-    if kind == "first_aid":
-        return t.wounds * WOUND_COST * (2 if t.wounds + 1 >= t.wound_limit else 1)
-    return 6000 if t.can_reload else 0  # a Clip: a Bang! back, maybe
+    return worths((share,), t, bonus_weight, painting_weight)[share]
+
+
+def worths(shares: Iterable[str], t: Taker, bonus_weight: float = 0.5,
+           painting_weight: float = 1.0) -> dict[str, float]:
+    """Each share's `worth` to the same taker, by the share (a take weighs every share on
+    the table: one call, not one a share)."""
+    out: dict[str, float] = {}
+    for share in shares:
+        if share == TOKEN:
+            out[share] = 0 if t.last_round else TOKEN_VALUE
+            continue
+        kind = LOOT_KIND[share]  # (`kind_of`, written out: a style bot's most common call)
+        if kind == "bill":
+            out[share] = FACE_VALUE[share]
+        elif kind == "painting":
+            n = t.loot.count("painting") + (t.power == COLLECTOR)
+            out[share] = (painting_value(n + 1) - painting_value(n)) * painting_weight
+        elif kind == "diamond":
+            out[share] = (FACE_VALUE[share]
+                          + bonus_weight * bonus_step(diamonds(t.loot), t.rival_diamonds))
+        elif kind == "first_aid":
+            out[share] = t.wounds * WOUND_COST * (2 if t.wounds + 1 >= t.wound_limit else 1)
+        else:  # a Clip: a Bang! back, maybe
+            out[share] = 6000 if t.can_reload else 0
+    return out
 
 
 def bonus_step(mine: int, rival: int) -> float:

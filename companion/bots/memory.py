@@ -184,10 +184,13 @@ class Story:
         self.own: dict[str, Memory] = {}
 
     def memory_of(self, name: str, events: Sequence[Event]) -> Memory:
-        """`name`'s memory, once the story is read up to `events`' end."""
+        """`name`'s memory, the story read up to `events`' end."""
         if self.read < len(events):
             self.catch_up(events)
-        return self.own.get(name, self.shared)
+        memory = self.own.get(name, self.shared)
+        if memory.heard < len(self.learned):
+            memory.hear()
+        return memory
 
     def memories(self) -> list[Memory]:
         """Every memory, each once."""

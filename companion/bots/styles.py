@@ -16,7 +16,6 @@ from companion.bots import estimate as est
 from companion.bots.view import SeatView
 from companion.rules import Action
 from companion.rules.actions import (
-    Aim,
     Choose,
     Courage,
     Forbid,
@@ -27,7 +26,7 @@ from companion.rules.actions import (
     Swap,
     Take,
 )
-from companion.rules.cards import BANG, CLICK, kind_of
+from companion.rules.cards import BANG, CLICK, TOKEN, kind_of
 
 Option = Action | None
 A = TypeVar("A", bound=Action)
@@ -92,10 +91,11 @@ class StyleBot(Bot):
     def best(self, items: Sequence[str], key: Callable[[str], float]) -> str:
         """The item of highest `key`, a tie broken at random (never by seat order, which
         would make the first seats everybody's target)."""
-        keys = [key(x) for x in items]  # (each worked out once)
+        keys = [*map(key, items)]  # (each worked out once)
         top = max(keys)
-        tied = [x for x, k in zip(items, keys, strict=True) if k == top]
-        return tied[0] if len(tied) == 1 else self.rnd.choice(tied)
+        if keys.count(top) == 1:
+            return items[keys.index(top)]
+        return self.rnd.choice([x for x, k in zip(items, keys, strict=True) if k == top])
 
     # -- what a style changes --------------------------------------------------------------
 
@@ -106,7 +106,7 @@ class StyleBot(Bot):
         return self.rnd.choice(names)
 
     def lies_down(self, view: SeatView) -> bool:
-        return est.hit_chance(view) > 0.3 or (est.deadly(view) and bool(est.aimers(view)))
+        return est.hit_chance(view) > 0.3 or (est.deadly(view) and bool(view.aimed_by()))
 
     def swaps_in_bang(self, view: SeatView) -> bool:
         """The Cunning, once every gun is pointed: put a Bang! down instead of a Click!."""
@@ -122,40 +122,49 @@ class StyleBot(Bot):
         return _pick(options, Choose, lambda a: a.card == card)
 
     def aim(self, view: SeatView, options: Sequence[Option]) -> Option:
-        named = [a.target for a in options if isinstance(a, Aim) and a.target is not None]
+        # (the options are all aims, none a pass: `decide` sends them here by their kind)
+        targets = [a.target for a in options]  # type: ignore[union-attr]
+        named = [t for t in targets if t is not None]  # (None: too slow)
         if not named:
             return options[0]
-        choice = self.target(view, named)  # (`_pick`, written out: a style's most common call)
-        return next(a for a in options if isinstance(a, Aim) and a.target == choice)
+        return options[targets.index(self.target(view, named))]
 
     def courage(self, view: SeatView, options: Sequence[Option]) -> Option:
-        down = self.lies_down(view) or (est.lie_down_gain(view) > 0 and bool(est.aimers(view)))
+        down = self.lies_down(view) or (est.lie_down_gain(view) > 0 and bool(view.aimed_by()))
         return _pick(options, Courage, lambda a: a.down is down)
 
     def value(self, view: SeatView, share: str) -> float:
-        """What `share` is worth to me, worked out once a view (a take weighs each share
-        alone and again in pairs)."""
-        memo = view.memo
-        known = memo.get(share)
+        """What `share`, on the table or the token, is worth to me (`values`)."""
+        return self.values(view)[share]
+
+    def values(self, view: SeatView) -> dict[str, float]:
+        """What each share on the table and the token are worth to me, worked out once a
+        view, against one `Taker` (a take weighs each share alone and again in pairs)."""
+        known = view.memo.get("values")
         if known is None:
-            known = memo[share] = est.worth(share, est.taker_of(view), self.bonus_weight,
-                                            self.painting_weight)
+            known = view.memo["values"] = est.worths(
+                (*view.table, TOKEN), est.taker_of(view), self.bonus_weight, self.painting_weight)
         return known  # type: ignore[return-value]
 
     def take(self, view: SeatView, options: Sequence[Option]) -> Option:
+        values = self.values(view)
+
         def worth(a: Option) -> float:
             if not isinstance(a, Take) or a.loot is None:
                 return -1.0
             if isinstance(a.loot, str):
-                return self.value(view, a.loot)
-            return sum(self.value(view, x) for x in a.loot) - later()
+                return values[a.loot]
+            return sum(map(values.__getitem__, a.loot)) - later()
 
         def later() -> float:
             known = view.memo.get("later")
             if known is None:
                 known = view.memo["later"] = _later_shares(view, self)
             return known  # type: ignore[return-value]
-        return max(options, key=worth)
+        # (the first of the most worth, as `max` finds it; a single share read at once)
+        keys = [values[loot] if isinstance(loot := getattr(a, "loot", None), str) else worth(a)
+                for a in options]
+        return options[keys.index(max(keys))]
 
     def hustle(self, view: SeatView, options: Sequence[Option]) -> Option:
         """Draw from the hand most likely to hold a Bang!, give back a Click! if I can."""
@@ -210,7 +219,7 @@ class CautiousBot(StyleBot):
     bang_rate = 0.2
 
     def lies_down(self, view: SeatView) -> bool:
-        return est.hit_chance(view) >= 0.15 or (est.deadly(view) and bool(est.aimers(view)))
+        return est.hit_chance(view) >= 0.15 or (est.deadly(view) and bool(view.aimed_by()))
 
 
 class AggressiveBot(StyleBot):
@@ -254,7 +263,8 @@ class GreedyBot(StyleBot):
         risk = est.hit_chance(view)
         if not risk:  # (no Bang! can come my way: no share's worth is below nothing)
             return False
-        shares = sorted((self.value(view, x) for x in view.table), reverse=True)
+        values = self.values(view)
+        shares = sorted(map(values.__getitem__, view.table), reverse=True)
         gain = sum(shares[:2]) / 2 if shares else 0
         loss = est.WOUND_COST
         if est.deadly(view):
@@ -290,7 +300,7 @@ class VengefulBot(StyleBot):
         return target is not None and target == self.grudge(view, [target])
 
     def lies_down(self, view: SeatView) -> bool:
-        return est.hit_chance(view) >= 0.4 or (est.deadly(view) and bool(est.aimers(view)))
+        return est.hit_chance(view) >= 0.4 or (est.deadly(view) and bool(view.aimed_by()))
 
 
 def _pick(options: Sequence[Option], kind: type[A], test: Callable[[A], bool]) -> Option:
@@ -304,5 +314,5 @@ def _later_shares(view: SeatView, bot: StyleBot) -> float:
     of worth; counted `LATER_WEIGHT` times, since the others do not all want what it wants."""
     standing = sum(1 for p in view.players if p.in_split) or 1
     table = [*view.table, *(["godfather"] if view.token else [])]
-    shares = sorted((bot.value(view, x) for x in table), reverse=True)
+    shares = sorted(map(bot.values(view).__getitem__, table), reverse=True)
     return LATER_WEIGHT * sum(shares[standing::standing])

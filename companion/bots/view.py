@@ -64,27 +64,34 @@ class SeatView:
     """A decision's whole input: one seat's knowledge of the game at the moment it decides.
 
     Each part is worked out when a bot first asks for it, from the game and the seat's
-    memory, and only from their public parts (and the seat's own): most decisions look at a
-    few (a bullet choice often at none), and building every player's record for each of
-    the 250 decisions of a game of 8 took most of a style bot's time. A view is read while
-    its decision is made, before the game moves on; the parts kept once built (`players`,
-    `aimers`, `memo`) are those of that moment."""
+    memory (read up to the game's story), and only from their public parts (and the seat's
+    own): most decisions look at a few (a bullet choice often at none), and building every
+    player's record for each of the 250 decisions of a game of 8 took most of a style bot's
+    time. A view is read while its decision is made, before the game moves on; the parts
+    kept once built are those of that moment: in `memo`, the seat's own figures, and in
+    `shared`, those worked out from the table and the memory alone (the players' records,
+    the estimates' public figures), which the seats deciding at one
+    moment with the same memory share (`Arena.moment`): the same for each of them, so
+    worked out once, not once a seat."""
 
-    __slots__ = ("_aimers", "_hand", "_masked", "_me", "_memory", "_p", "_players", "_read", "_s",
-                 "_state", "me", "memo")
+    __slots__ = ("_hand", "_masked", "_p", "_s", "me", "memo", "memory", "shared")
 
     def __init__(self, s: GameState, me: str, memory: Memory, masked: bool = False,
-                 hand: Held | None = None) -> None:
-        self.me = me
-        self._s, self._p, self._hand, self._masked = s, s.players[s.index[me]], hand, masked
-        self._memory, self._read = memory, False
-        self._me: Seen | None = None
-        self._players: tuple[Seen, ...] | None = None
-        self._aimers: list[Seen] | None = None
-        self._state: GameState | None = None
+                 hand: Held | None = None, shared: dict[str, object] | None = None) -> None:
+        self.me, self._s, self._p, self._masked = me, s, s.players[s.index[me]], masked
+        self.renew(memory, hand, shared)
+
+    def renew(self, memory: Memory, hand: Held | None = None,
+              shared: dict[str, object] | None = None) -> SeatView:
+        """The same seat's view of the same game, for its next decision (the arena keeps
+        one for each seat, the game changing in place): `memory` read up to the story, the
+        parts kept forgotten."""
+        self.memory, self._hand = memory, hand  # (`memory`: what I remember of the story)
         # figures worked out once a view: the estimates' by name, a share's worth to the
         # deciding bot by the share's name (`StyleBot.value`)
         self.memo: dict[str, object] = {}
+        self.shared: dict[str, object] = {} if shared is None else shared
+        return self
 
     # -- mine ----------------------------------------------------------------------------
 
@@ -121,14 +128,6 @@ class SeatView:
     def target(self) -> str | None:
         target = self._p.target
         return None if target is None else self._s.players[target].name
-
-    @property
-    def memory(self) -> Memory:
-        """What I remember of the story, brought up to date with it (once a view)."""
-        if not self._read:
-            self._memory.update(self._s.events)
-            self._read = True
-        return self._memory
 
     # -- the table -----------------------------------------------------------------------
 
@@ -177,46 +176,57 @@ class SeatView:
     @property
     def state(self) -> GameState | None:
         """For planners: the game with its hidden parts masked (`masked_state`)."""
-        if self._masked and self._state is None:
-            self._state = masked_state(self._s, self.me)
-        return self._state
+        if not self._masked:
+            return None
+        known = self.memo.get("state")
+        if known is None:
+            known = self.memo["state"] = masked_state(self._s, self.me)
+        return known  # type: ignore[return-value]
 
     # -- the players ---------------------------------------------------------------------
 
     @property
     def players(self) -> tuple[Seen, ...]:
         """Everybody in seating order, me included."""
-        if self._players is None:
-            memory = self.memory
-            self._players = tuple(_seen(self._s, q, memory) for q in self._s.players)
-        return self._players
+        known = self.shared.get("players")
+        if known is None:
+            known = self.shared["players"] = tuple([self.seat_of(q.name) for q in self._s.players])
+        return known  # type: ignore[return-value]
 
     @property
     def me_seen(self) -> Seen:
-        if self._me is None:
-            self._me = self.seat_of(self.me)
-        return self._me
+        return self.seat_of(self.me)
 
     def seat_of(self, name: str) -> Seen:
-        if self._players is not None:
-            return self._players[self._s.index[name]]
-        s = self._s
-        return _seen(s, s.players[s.index[name]], self.memory)
+        records: dict[str, Seen] | None = self.shared.get("seen")  # type: ignore[assignment]
+        if records is None:
+            records = self.shared["seen"] = {}
+        known = records.get(name)
+        if known is None:
+            s = self._s
+            known = records[name] = _seen(s, s.players[s.index[name]], self.memory)
+        return known
 
     def living_others(self) -> list[Seen]:
         return [p for p in self.players if p.alive and p.name != self.me]
 
     def living_names(self) -> list[str]:
         """Who is alive, in seating order, me included."""
-        return [q.name for q in self._s.players if q.alive]
+        return list(self._s.living_names)
 
     def aimers(self) -> list[Seen]:
         """The living players aiming at me now, in seating order."""
-        if self._aimers is None:
-            s, mine = self._s, self._p.seat
-            self._aimers = [self.seat_of(q.name) for q in s.players
-                            if q.target == mine and q.alive and q.seat != mine]
-        return self._aimers
+        return [*map(self.seat_of, self.aimed_by())]
+
+    def aimed_by(self) -> list[str]:
+        """The names of the living players aiming at me now, in seating order (`aimers`,
+        without their records)."""
+        known = self.memo.get("aimed_by")
+        if known is None:
+            mine = self._p.seat
+            known = self.memo["aimed_by"] = [q.name for q in self._s.players
+                                             if q.target == mine and q.alive and q.seat != mine]
+        return known  # type: ignore[return-value]
 
     def living_loot(self) -> list[tuple[str, str | None, int, list[str]]]:
         """Each living player's name, power, number of loot cards and the shares seen going
@@ -233,6 +243,7 @@ class SeatView:
 def seat_view(s: GameState, me: str, memory: Memory, masked: bool = False,
               hand: Held | None = None) -> SeatView:
     """`me`'s view of `s`, read from `memory` brought up to date with the events."""
+    memory.update(s.events)
     return SeatView(s, me, memory, masked, hand)
 
 

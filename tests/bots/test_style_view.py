@@ -21,7 +21,7 @@ from companion.rules import GameState
 READ = ("me", "bang", "click", "card", "loot", "power", "wounds", "wound_limit", "target",
         "round", "phase", "godfather", "table", "token", "turn", "forbidden", "discards", "out",
         "piles", "state", "players", "me_seen")
-CALLED = ("living_others", "living_names", "aimers", "living_loot")
+CALLED = ("living_others", "living_names", "aimers", "aimed_by", "living_loot")
 BY_NAME = ("seat_of", "loot_seen")
 MEMORY = ("me", "seen", "maybe", "bullets", "shot_by", "shots", "diamonds")
 
@@ -66,7 +66,7 @@ class Probe(Arena):
 
 
 def test_a_view_offers_exactly_the_parts_checked_here():
-    offered = {n for n in dir(SeatView) if not n.startswith("_")} - {"memo"}
+    offered = {n for n in dir(SeatView) if not n.startswith("_")} - {"memo", "shared", "renew"}
     assert offered == {*READ, *CALLED, *BY_NAME, "memory"}
 
 
