@@ -10,6 +10,7 @@ import itertools
 import json
 import signal
 import statistics
+import time
 
 import pytest
 from firmware_harness import FIRMWARE, BoardOnPty, check_board_line
@@ -176,13 +177,23 @@ def locks(stderr):
     return out
 
 
-def test_the_lock_led_is_steady_on_one_target_and_blinks_on_two(start):
+@pytest.mark.parametrize("stopped", [False, True], ids=["run", "stopped-mid-blink"])
+def test_the_lock_led_is_steady_on_one_target_and_blinks_on_two(start, stopped):
     """Judged against the world's own changes, stamped on the stub's clock as the latches
-    are: how long main.py takes to boot (60 to 250 ms on a busy machine) is not a rule."""
+    are: how long main.py takes to boot (60 to 250 ms on a busy machine) is not a rule.
+    Stopped: a busy host leaves the board's process unrun for half a second as it blinks;
+    the board's clock stands still through it (stubs/time.py), and so does the blink."""
     two, none = 600, 1400  # when gun 1 sees a second badge, and then none
     world = [*ALL_UP, {"at_ms": 0, "ir": {"3": 1}}, {"at_ms": two, "ir": {"3": 1, "4": 1}},
              {"at_ms": none, "ir": {}}]
     hub = start(world)
+    if stopped:
+        hub.wait_for(lambda f: f[0] == "SEEN" and f[4].startswith("c"), timeout=10)  # two
+        hub.proc.send_signal(signal.SIGSTOP)
+        try:
+            time.sleep(0.5)  # the fault itself: half a second the host does not run the board
+        finally:
+            hub.proc.send_signal(signal.SIGCONT)
     hub.wait_for(lambda f: f[0] == "STAT" and int(f[3]) > 100, timeout=10)  # ~1.8 s
     latched = locks(hub.close())
     one = [b for ms, b in latched if ms < two]

@@ -48,9 +48,6 @@ clock_thread = True  # whether rp2's stand-in slot clock runs
 # world as of it, as the hardware's slot sees it on time, even when a busy host runs the
 # clock's thread late and it catches up (None: no clock, they see it as of now)
 slot_at_us = None
-# the host time the board's clock stood still: rp2's stand-in clock finds it not run at all
-# by a busy host (stubs/rp2.py); the world is played on the board's time, without it
-stood_still_us = 0
 
 GPIO_IN = 0xD0000004
 GPIO_OUT_SET = 0xD0000014
@@ -87,7 +84,7 @@ def _load_world():
 
 
 def _now_us():
-    return time.ticks_diff(time.ticks_us(), _start) - stood_still_us
+    return time.ticks_diff(time.ticks_us(), _start)  # the board's clock (stubs/time.py)
 
 
 def _at(timeline, default, now=None):

@@ -7,11 +7,11 @@ its IRQ flags, then plays those flags on a thread of its own, each handed to the
 IRQ handler at once. The thread stands for the hardware: it goes on whatever the main
 loop does, as a hard interrupt would, and each slot is played at its own time on the clock's
 schedule (`machine.slot_at_us`: what the receivers see is the world's at that time, even if
-a busy host runs the thread late and it catches up). A thread found more than
-`STOOD_STILL_US` behind was not run by the host at all, main loop included, as no board's
-hardware ever stops: the board's time stood still (`machine.stood_still_us`), the world's
-with it, and the slots go on from now instead of racing through a backlog that would
-overflow the ring. A world with `"clock": "off"` runs no thread.
+a busy host runs the thread late and it catches up). The thread keeps its schedule on the
+host's clock, shifted by the time the board's clock stood still (stubs/time.py: the host ran
+nothing of this process, as no board's hardware ever stops), so the slots go on from where
+they stood instead of racing through a backlog that would overflow the ring. A world with
+`"clock": "off"` runs no thread.
 """
 
 import _thread
@@ -21,7 +21,6 @@ import machine
 
 _X, _Y, _OSR, _X_DEC, _Y_DEC = "x", "y", "osr", "x_dec", "y_dec"
 _GPIO_IN = 0xD0000004  # where the machine stand-in plays what the receivers see
-STOOD_STILL_US = 50_000  # 25 slots of 2 ms: a tenth of the hub's ring
 
 
 class _Instruction:
@@ -174,25 +173,28 @@ class StateMachine:
         return _running[self.id] == self._generation
 
     def _run(self):
+        time.watched(True)
         try:
             self._play()
         finally:
+            time.watched(False)
             self._stopped = True
 
     def _play(self):
         pio = _pios[self.id // 4]
         (start0, _), (end, _), (start1, _) = flag_times(self._program, self._word)
         burst_us, slot_us = end - start0, start1 - start0
-        start = time.ticks_us()
+        start = time.host_us()
+        stood = time.stood_us()
         while self._live():
-            behind = time.ticks_diff(time.ticks_us(), start)
-            if behind > STOOD_STILL_US:
-                start = time.ticks_add(start, behind)
-                machine.stood_still_us += behind
+            time.host_us()
+            if time.stood_us() != stood:  # the board's clock stood still: so does the PIO
+                start = time.ticks_add(start, time.stood_us() - stood)
+                stood = time.stood_us()
             _wait(start)
             if not self._live():
                 return
-            at = time.ticks_diff(start, machine._start) - machine.stood_still_us
+            at = time.ticks_diff(time.on_board(start), machine._start)  # on the board's clock
             machine.slot_at_us = at
             pio._raise(PIO.IRQ_SM0)
             _wait(time.ticks_add(start, burst_us))
@@ -202,8 +204,9 @@ class StateMachine:
 
 
 def _wait(t_us):
-    left = time.ticks_diff(t_us, time.ticks_us())
+    """Until `t_us` on the host's clock."""
+    left = time.ticks_diff(t_us, time.host_us())
     if left > 300:
         time.sleep_us(left - 200)
-    while time.ticks_diff(t_us, time.ticks_us()) > 0:
+    while time.ticks_diff(t_us, time.host_us()) > 0:
         pass
