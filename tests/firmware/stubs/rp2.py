@@ -173,11 +173,9 @@ class StateMachine:
         return _running[self.id] == self._generation
 
     def _run(self):
-        time.watched(True)
         try:
             self._play()
         finally:
-            time.watched(False)
             self._stopped = True
 
     def _play(self):

@@ -2,11 +2,12 @@
 
 It is the port's own clock less the time the host ran nothing of this process: no
 board's hardware ever stops, but a busy host may leave the board's process unrun for a
-second. While the stand-in slot clock runs (stubs/rp2.py: a thread that reads the clock
-every slot, `watched`), a read of the clock that finds it more than `STOOD_STILL_US` past
-the last read by any thread finds such a gap: the board's clock stood still through it,
-so the firmware, the world the stand-in `machine` plays on this clock and the slots all
-go on from where they stood, with no gap a board could not have.
+second, booting or running. A board's process reads its clock every pass of its main
+loop and every slot (stubs/rp2.py), so a read that finds the clock more than
+`STOOD_STILL_US` past the last read by any thread, and past any sleep asked for, finds
+such a gap: the board's clock stood still through it, and the firmware, the world the
+stand-in `machine` plays on this clock and the slots all go on from where they stood,
+with no gap a board could not have.
 """
 
 import sys
@@ -21,20 +22,10 @@ STOOD_STILL_US = 50_000  # 25 slots of 2 ms: a tenth of the hub's ring
 
 ticks_add = host.ticks_add
 ticks_diff = host.ticks_diff
-sleep = host.sleep
-sleep_ms = host.sleep_ms
-sleep_us = host.sleep_us
 time = host.time
 
-_watchers = [0]  # slot clock threads running
 _stood_us = [0]  # the host's time this process stood still, in all
-_seen = [None]  # the host's ticks_us at the latest read
-
-
-def watched(on):
-    """A slot clock thread starts (True) or ends (False) reading the clock every slot."""
-    _watchers[0] += 1 if on else -1
-    _seen[0] = None
+_seen = [None]  # the host's ticks_us at the latest read, or the end of a sleep asked for
 
 
 def host_us():
@@ -42,10 +33,26 @@ def host_us():
     now = host.ticks_us()
     seen = _seen[0]
     if seen is None or host.ticks_diff(now, seen) > 0:
-        if seen is not None and _watchers[0] > 0 and host.ticks_diff(now, seen) > STOOD_STILL_US:
+        if seen is not None and host.ticks_diff(now, seen) > STOOD_STILL_US:
             _stood_us[0] += host.ticks_diff(now, seen)
         _seen[0] = now
     return now
+
+
+def sleep_us(us):
+    """A sleep is the board's time passing, not standing still."""
+    end = host.ticks_add(host_us(), us)
+    if host.ticks_diff(end, _seen[0]) > 0:
+        _seen[0] = end
+    host.sleep_us(us)
+
+
+def sleep_ms(ms):
+    sleep_us(ms * 1000)
+
+
+def sleep(s):
+    sleep_us(int(s * 1_000_000))
 
 
 def stood_us():
