@@ -12,6 +12,7 @@ import os
 import re
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -127,6 +128,14 @@ class BoardOnPty:
                 if fd is not None:
                     os.close(fd)
         return self._stderr
+
+    def stop_for(self, seconds):
+        """The fault itself: the host runs nothing of the board's process for `seconds`."""
+        self.proc.send_signal(signal.SIGSTOP)
+        try:
+            time.sleep(seconds)
+        finally:
+            self.proc.send_signal(signal.SIGCONT)
 
     def hang_up(self):
         """The host closes the port (a companion that quits or is unplugged)."""

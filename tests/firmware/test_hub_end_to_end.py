@@ -3,9 +3,6 @@ reads it: every line checked by linecodec, the SEEN rounds turned back into each
 looks and run through the aim rule on CPython, which must find the held aim only.
 """
 
-import signal
-import time
-
 from firmware_harness import BoardOnPty, check_board_line
 
 from companion.wire import aimrule, linecodec
@@ -70,11 +67,7 @@ def test_a_host_that_stops_the_board_mid_aim_loses_it_no_round(micropython, tmp_
     hub = BoardOnPty(micropython, "hub", tmp_path, CONFIG, WORLD)
     try:
         raw = hub.wait_for(lambda f: f[0] == "SEEN", timeout=20)  # the aim began
-        hub.proc.send_signal(signal.SIGSTOP)
-        try:
-            time.sleep(1.0)  # the fault itself: a second the host does not run the board
-        finally:
-            hub.proc.send_signal(signal.SIGCONT)
+        hub.stop_for(1.0)
         raw += hub.wait_for(lambda f: f[0] == "STAT" and int(f[3]) >= 250, timeout=20)
     finally:
         hub.close()

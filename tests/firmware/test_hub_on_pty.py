@@ -70,15 +70,6 @@ def seen_rounds(lines):
     return [int(f[3]) for f in map(fields, lines) if f[0] == "SEEN"]
 
 
-def stop_for(hub, seconds):
-    """The fault itself: the host runs nothing of the board's process for `seconds`."""
-    hub.proc.send_signal(signal.SIGSTOP)
-    try:
-        time.sleep(seconds)
-    finally:
-        hub.proc.send_signal(signal.SIGCONT)
-
-
 @pytest.mark.parametrize("stopped", [False, True], ids=["run", "stopped-booting"])
 def test_hub_says_hello_and_reports_the_rounds_its_slot_clock_plays(start, stopped):
     """Stopped: a busy host runs nothing of the board's process for a second as it boots
@@ -91,7 +82,7 @@ def test_hub_says_hello_and_reports_the_rounds_its_slot_clock_plays(start, stopp
     hub = start([SEEN_3_BY_1, *ALL_UP, {"at_ms": 400, "imu": down}])  # gun 2 lowered 70°
     if stopped:
         time.sleep(0.1)  # where the fault falls, not a wait for anything
-        stop_for(hub, 1.0)
+        hub.stop_for(1.0)
     hello = [fields(hub.line()) for _ in range(18)]
     assert hello[0][3:] == ["3", "hub", "hub", "0.3.0", "0"]
     assert [f[3:5] for f in hello[1:17:2]] == [[str(s), "down"] for s in range(1, 9)]
@@ -207,7 +198,7 @@ def test_the_lock_led_is_steady_on_one_target_and_blinks_on_two(start, stopped):
     hub = start(world)
     if stopped:
         hub.wait_for(lambda f: f[0] == "SEEN" and f[4].startswith("c"), timeout=10)  # two
-        stop_for(hub, 0.5)
+        hub.stop_for(0.5)
     hub.wait_for(lambda f: f[0] == "STAT" and int(f[3]) > 100, timeout=10)  # ~1.8 s
     latched = locks(hub.close())
     one = [b for ms, b in latched if ms < two]

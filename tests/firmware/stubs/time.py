@@ -51,10 +51,6 @@ def sleep_ms(ms):
     sleep_us(ms * 1000)
 
 
-def sleep(s):
-    sleep_us(int(s * 1_000_000))
-
-
 def stood_us():
     """The host's time this process stood still so far."""
     return _stood_us[0]
