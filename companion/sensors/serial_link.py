@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 
 RETRY_S = 0.2
 READ_TIMEOUT_S = 0.2  # a read waits for data; this long at most, to notice silence in time
+PASS_MS = 50.0  # a pass's work beside its read: longer, and the process was kept waiting
 WHO_EVERY_MS = 1000.0
 ASK_AGAIN_MS = 250.0  # after lines went missing, `WHO` at most this often
 DROP_LOG_MS = 10_000.0  # dropped lines are logged at most this often, as one line of counts
@@ -176,6 +177,7 @@ class HubLink:
         self._first_line = True
         self.send(linecodec.who())
         asked = self._valid_at = self.transport.now_ms()
+        began = SYSTEM_CLOCK.now_ms()
         while not self._stop.is_set():
             try:
                 chunk = ser.read(ser.in_waiting or 1)
@@ -186,12 +188,26 @@ class HubLink:
                 for line in self._splitter.feed(chunk):
                     self._line(line, arrival)
             now = self.transport.now_ms()
+            began = self._not_listening(began, now)
             if self.online and now - self._valid_at > self.filters.board_silence_ms:
                 self._offline("silent")
             if not self.online and now - asked > WHO_EVERY_MS:
                 self.send(linecodec.who())
                 asked = now
         return "stopped"
+
+    def _not_listening(self, began: float, now: float) -> float:
+        """Silence is what the link heard while it listened. A pass waits on the port for
+        `READ_TIMEOUT_S` at most (real time, as the port counts it), then does its lines;
+        real time beyond that, the process was kept waiting (a starved host, a pause) and
+        heard nothing. A hub that wrote meanwhile has its lines in the port's buffer, read
+        by the next pass, so that time is not the hub's silence. Returns when this pass
+        ended, the next one's start."""
+        ended = SYSTEM_CLOCK.now_ms()
+        kept = ended - began - READ_TIMEOUT_S * 1000 - PASS_MS
+        if kept > 0:
+            self._valid_at = min(self._valid_at + kept, now)
+        return ended
 
     def _line(self, line: bytes, arrival_ms: float) -> None:
         self.lines += 1

@@ -145,10 +145,9 @@ def test_a_journal_that_cannot_be_opened_stops_the_start_with_a_sentence(tmp_pat
 
 
 def test_a_table_stopped_for_seconds_reads_its_guns_again(remote):
-    """A starved Pi: the whole process stopped, then let go. Its hub link calls the hub
-    silent and hears it again; each gun moved after that reads at its new target (the hub
-    reports the rounds it ran before answering, and they no longer date an aim before the
-    schedule that says every gun aims at nobody)."""
+    """A starved Pi: the whole process stopped, then let go. Its hub link keeps the hub
+    (the time it was kept waiting is not the hub's silence: the hub's lines wait in the
+    port meanwhile) and each gun moved after that reads at its new target."""
     table = remote(4)
     TableBot(table, random.Random(1)).new_game(NAMES[:4], powers="none", seed=1)
     table.aim(1, 3)
@@ -160,4 +159,4 @@ def test_a_table_stopped_for_seconds_reads_its_guns_again(remote):
         wait_for(lambda t=target: table._reading(1, "aim") == t, 15,
                  f"gun 1 to read {target} after stop {stall + 1}")
     log = (table.config.parent / "run-0.log").read_text()
-    assert log.count("offline: silent") >= 1  # the stops were long enough to be noticed
+    assert "offline: silent" not in log  # each stop over twice the hub's 700 ms of silence
