@@ -35,7 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", default=STYLES, metavar="STYLES",
                         help=f"the bots' styles, seat after seat, comma-separated (default "
                              f"{STYLES}; also random, strong: docs/BOTS.md)")
-    parser.add_argument("--pace", type=float, default=0.6, help="seconds between bot taps")
+    parser.add_argument("--pace", type=float, default=0.6,
+                        help="seconds the bots pause before each look at the table and its tap")
     parser.add_argument("--manual", action="store_true",
                         help="no bots: play from /referee and move sensors on /sim")
     parser.add_argument("--games", type=int, default=0, help="stop after N games (0: never)")

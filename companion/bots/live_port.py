@@ -27,6 +27,10 @@ class LivePort:
         return self.table.readings.now(seat, kind, self.table.clock.now_ms())
 
     def control(self) -> dict[str, Any]:
+        """The table as the Godfather sees it, looked at once the people watching have
+        followed the last move; a tap made from it follows at once, as a quick player's
+        does, so a table that moves on faster than the pace still takes the bots' taps."""
+        self.stop.wait(self.pace_s)
         return self.table.control_state()
 
     def legal(self, _state: dict[str, Any]) -> list[dict[str, Any]]:
@@ -34,7 +38,6 @@ class LivePort:
 
     def command(self, cmd: dict[str, Any]) -> dict[str, Any]:
         """A tap on the tablet, or on a player's phone for a card from their hand."""
-        self.stop.wait(self.pace_s)  # let the people watching follow
         seat_of = self.table.game.seat_of if self.table.game else {}
         return self.table.command(cmd, who_taps(cmd.get("action"), seat_of))
 
