@@ -53,17 +53,24 @@ def run(styles: tuple[str, ...], games: int, split: bool) -> dict[str, float]:
     from companion.bots.arena import Arena
 
     inside = 0.0
-    if split:
-        decide = Arena.decide
 
-        def timed(arena: Arena, name: str, options: list) -> object:  # type: ignore[type-arg]
+    def timed(method: str) -> None:
+        """`Arena.method`'s CPU time added to `inside`."""
+        inner = getattr(Arena, method)
+
+        def call(arena: Arena, *args: object) -> object:
             nonlocal inside
             start = time.process_time()
-            choice = decide(arena, name, options)
+            out = inner(arena, *args)
             inside += time.process_time() - start
-            return choice
+            return out
 
-        Arena.decide = timed  # type: ignore[assignment]
+        setattr(Arena, method, call)
+
+    if split:
+        timed("decide")
+        if hasattr(Arena, "read_moment"):  # (the views made ready for a moment)
+            timed("read_moment")
     plan = lab.Plan(games=games, players=8, styles=styles, seed=1, powers=True)
     start = time.process_time()
     for i in range(games):
@@ -94,6 +101,8 @@ def counted(games: int, mode: str, decisions: Path) -> None:
     elif mode in ("replay", "none"):
         read_back = iter(pickle.loads(decisions.read_bytes()))
         Arena.decide = lambda arena, name, options: options[next(read_back)]  # type: ignore
+        if hasattr(Arena, "read_moment"):  # (the views made ready for a moment: the bots')
+            Arena.read_moment = lambda arena, asked: {}  # type: ignore
     for i in range(0 if mode == "none" else games):
         lab.play_game(plan, i)
     if mode == "record":
@@ -136,6 +145,17 @@ def opcodes(games: int) -> None:
         return counted
 
     Arena.decide = kind_decided  # type: ignore[assignment]
+    read_moment = getattr(Arena, "read_moment", None)
+    if read_moment is not None:  # (the views made ready for a moment: the bots', by its kind)
+
+        def kind_read(arena: Arena, asked: list) -> object:  # type: ignore[type-arg]
+            now[0] = next(a.type for _, options in asked for a in options if a is not None)
+            try:
+                return read_moment(arena, asked)
+            finally:
+                now[0] = "the arena and the engine"
+
+        Arena.read_moment = kind_read  # type: ignore[attr-defined]
     sys.settrace(traced)
     for i in range(games):
         lab.play_game(plan, i)

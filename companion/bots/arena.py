@@ -62,8 +62,8 @@ class Arena:
         self.hands = Hands(setup.players, setup.seed) if setup.cards == "physical" else None
         self.rnds: list[Random] | None = None  # each seat's generator, for random bots
         # while the players a step waits for decide from one moment (`decide_together`):
-        # the figures their views work out from the table and a memory alone, by the memory
-        self.moment: dict[Memory, dict[str, object]] | None = None
+        # each deciding seat's view, renewed once for the moment (`read_moment`)
+        self.moment: dict[str, SeatView] | None = None
         self.views: dict[str, SeatView] = {}  # each seat's, renewed for each decision
 
     def play(self) -> GameState:
@@ -203,13 +203,45 @@ class Arena:
 
     def decide_together(self, asked: list[tuple[str, list[Option]]]) -> list[Option]:
         """Each player's decision among their options, all from the same moment (nothing
-        is applied until all have decided), their views sharing the figures worked out
-        from the table and their memory alone (`SeatView.shared`)."""
-        self.moment = {}
+        is applied until all have decided), from one reading of it (`read_moment`)."""
+        self.moment = self.read_moment(asked)
         try:
             return [self.ask(name, options) for name, options in asked]
         finally:
             self.moment = None
+
+    def read_moment(self, asked: list[tuple[str, list[Option]]]) -> dict[str, SeatView]:
+        """The views of the seats deciding at one moment, made ready at once: the story
+        read once, each memory brought up to date once, and the views of the seats with
+        the same memory sharing the figures worked out from the table and that memory
+        alone (`SeatView.shared`: the same for each of them, so worked out once). Each
+        view is its own seat's (its own hand, face-down card and loot, and its memory);
+        a seat with one option, or whose bot looks at nothing, gets none."""
+        s, bots, views, story, hands = self.state, self.bots, self.views, self.story, self.hands
+        events = s.events
+        if story.read < len(events):
+            story.catch_up(events)
+        own, common, learned = story.own, story.shared, len(story.learned)
+        shared_by: dict[Memory, dict[str, object]] = {}
+        ready: dict[str, SeatView] = {}
+        for name, options in asked:
+            bot = bots[name]
+            if len(options) < 2 or not bot.needs_view:
+                continue
+            memory = own.get(name, common)
+            shared = shared_by.get(memory)
+            if shared is None:
+                if memory.heard < learned:
+                    memory.hear()
+                shared = shared_by[memory] = {}
+            hand = None if hands is None else hands.hand_of(name)
+            view = views.get(name)
+            if view is None:
+                view = views[name] = SeatView(s, name, memory, bot.needs_state, hand, shared)
+            else:
+                view.renew(memory, hand, shared)
+            ready[name] = view
+        return ready
 
     def options_of(self, pending: list[Action], kind: str, name: str) -> list[Action]:
         """`name`'s options among `pending` actions of one kind, as its seat may know them."""
@@ -226,18 +258,22 @@ class Arena:
         return hands.play(name, options[0] if len(options) == 1 else self.decide(name, options))
 
     def decide(self, name: str, options: list[Option]) -> Option:
+        """`name`'s bot deciding from its view: the one made ready for the moment, or its
+        view renewed now."""
         bot = self.bots[name]
+        moment = self.moment
+        if moment is not None and name in moment:
+            return bot.decide(moment[name], options)
         if not bot.needs_view:
             return bot.decide(None, options)
-        s, moment = self.state, self.moment
+        s = self.state
         memory = self.story.memory_of(name, s.events)
+        hand = None if self.hands is None else self.hands.hand_of(name)
         view = self.views.get(name)
         if view is None:
-            view = self.views[name] = SeatView(s, name, memory, bot.needs_state)
-        return bot.decide(view.renew(
-            memory, None if self.hands is None else self.hands.hand_of(name),
-            None if moment is None else moment.get(memory) or moment.setdefault(memory, {})),
-            options)
+            view = self.views[name] = SeatView(s, name, memory, bot.needs_state, hand)
+            return bot.decide(view, options)
+        return bot.decide(view.renew(memory, hand), options)
 
     @property
     def memories(self) -> dict[str, Memory]:
