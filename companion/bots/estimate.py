@@ -127,13 +127,10 @@ def taker_of(view: SeatView) -> Taker:
     known = view.memo.get("taker")
     if known is not None:
         return known  # type: ignore[return-value]
-    seen = seen_diamonds(view)  # (the others' diamonds as they were seen)
-    me = view.me
-    rival = max(seen.values(), default=0)
-    if seen.get(me) == rival:  # (the most may be mine: the most among the others)
-        others = seen.copy()
-        del others[me]
-        rival = max(others.values(), default=0)
+    others = view.living_names()  # (the living others' diamonds as they were seen)
+    if view.me in others:
+        others.remove(view.me)
+    rival = max(map(view.memory.diamonds.__getitem__, others), default=0)
     taker = Taker(view.loot, view.power, view.wounds, view.wound_limit, view.round >= ROUNDS,
                   bool(view.click and view.discards), rival)
     view.memo["taker"] = taker
@@ -144,32 +141,30 @@ def worth(share: str, t: Taker, bonus_weight: float = 0.5, painting_weight: floa
           ) -> float:
     """A share's worth: its money, the next painting of a set, a step towards the diamond
     bonus, a healed wound, a Bang! back, the next round's desk."""
-    return worths((share,), t, bonus_weight, painting_weight)[share]
+    return worth_table(t, bonus_weight, painting_weight)[share]
 
 
-def worths(shares: Iterable[str], t: Taker, bonus_weight: float = 0.5,
-           painting_weight: float = 1.0) -> dict[str, float]:
-    """Each share's `worth` to the same taker, by the share (a take weighs every share on
-    the table: one call, not one a share)."""
-    out: dict[str, float] = {}
-    for share in shares:
-        if share == TOKEN:
-            out[share] = 0 if t.last_round else TOKEN_VALUE
-            continue
-        kind = LOOT_KIND[share]  # (`kind_of`, written out: a style bot's most common call)
-        if kind == "bill":
-            out[share] = FACE_VALUE[share]
-        elif kind == "painting":
-            n = t.loot.count("painting") + (t.power == COLLECTOR)
-            out[share] = (painting_value(n + 1) - painting_value(n)) * painting_weight
-        elif kind == "diamond":
-            out[share] = (FACE_VALUE[share]
-                          + bonus_weight * bonus_step(diamonds(t.loot), t.rival_diamonds))
-        elif kind == "first_aid":
-            out[share] = t.wounds * WOUND_COST * (2 if t.wounds + 1 >= t.wound_limit else 1)
-        else:  # a Clip: a Bang! back, maybe
-            out[share] = 6000 if t.can_reload else 0
-    return out
+def worth_table(t: Taker, bonus_weight: float = 0.5, painting_weight: float = 1.0,
+                ) -> dict[str, float]:
+    """Every share's `worth` to the same taker, by the share: every card of the deck and
+    the token (each kind's worked out once, not once a card on the table:
+    a take weighs the whole table)."""
+    n = t.loot.count("painting") + (t.power == COLLECTOR)
+    bonus = bonus_weight * bonus_step(diamonds(t.loot), t.rival_diamonds)
+    wounds = t.wounds
+    return {
+        **BILLS,
+        "diamond1000": FACE_VALUE["diamond1000"] + bonus,
+        "diamond5000": FACE_VALUE["diamond5000"] + bonus,
+        "diamond10000": FACE_VALUE["diamond10000"] + bonus,
+        "painting": (painting_value(n + 1) - painting_value(n)) * painting_weight,
+        "first_aid": wounds * WOUND_COST * (2 if wounds + 1 >= t.wound_limit else 1),
+        "clip": 6000 if t.can_reload else 0,
+        TOKEN: 0 if t.last_round else TOKEN_VALUE,
+    }
+
+
+BILLS = {card: FACE_VALUE[card] for card, kind in LOOT_KIND.items() if kind == "bill"}
 
 
 def bonus_step(mine: int, rival: int) -> float:
