@@ -28,8 +28,10 @@ from companion.rules.fastplay import (
     play_chosen,
     plays_chosen,
     taking_turn,
+    took_chosen,
 )
 from companion.rules.phases import PHASE
+from companion.rules.powers import DICTATOR
 from companion.rules.split import forbid, may_forbid, take_options
 from companion.rules.turn import forbids
 
@@ -148,21 +150,22 @@ class Arena:
         """The split's turns while no window opens (`turn.taker`, as `fastplay.by_seat`
         plays them), each choice applied before the next is asked: the Dictator may forbid
         a kind first (as `next_actions` asks), then the taker takes one of its shares."""
-        s, played = self.state, []
+        s, played, ask, checked = self.state, [], self.ask, self.checked
+        players, dictated = s.players, DICTATOR in s.powers
         while s.turn is not None and s.junk_card is None and (s.table or s.token):
-            p = s.players[s.turn]
-            dictator = may_forbid(s)
+            p = players[s.turn]
+            dictator = may_forbid(s) if dictated else None
             if dictator is not None:
-                ban = self.ask(dictator.name, [*forbids(s, dictator), None])
+                ban = ask(dictator.name, [*forbids(s, dictator), None])
                 if ban is not None:
                     self.refuse_illegal(ban)
                     forbid(s, dictator, ban)  # type: ignore[arg-type]  # (one of `forbids`)
                     played.append(ban)
             row = TAKEN[p.name]  # (`turn.takes`, each share's action built once a game)
-            share = self.ask(p.name, [row[x] for x in take_options(s, p)])
-            assert share is not None  # (a take's options hold no pass)
-            self.refuse_illegal(share)
-            play_chosen(s, [share], played)
+            share = ask(p.name, [*map(row.__getitem__, take_options(s, p))])
+            if checked:
+                self.refuse_illegal(share)  # type: ignore[arg-type]  # (a take: no pass)
+            took_chosen(s, p, share, played)  # type: ignore[arg-type]  # (a take: no pass)
         settle(s)
         self.actions += len(played)
 
