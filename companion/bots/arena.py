@@ -220,30 +220,36 @@ class Arena:
         alone (`SeatView.shared`: the same for each of them, so worked out once). Each
         view is its own seat's (its own hand, face-down card and loot, and its memory);
         a seat with one option, or whose bot looks at nothing, gets none."""
-        s, bots, views, story, hands = self.state, self.bots, self.views, self.story, self.hands
+        s, views, story, hands = self.state, self.views, self.story, self.hands
         events = s.events
         if story.read < len(events):
             story.catch_up(events)
         own, common, learned = story.own, story.shared, len(story.learned)
-        shared_by: dict[Memory, dict[str, object]] = {}
+        if common.heard < learned:
+            common.hear()
+        shared: dict[str, object] = {}  # (the shared memory's, most seats')
+        shared_by: dict[Memory, dict[str, object]] = {common: shared}
         ready: dict[str, SeatView] = {}
         for name, options in asked:
-            bot = bots[name]
-            if len(options) < 2 or not bot.needs_view:
+            if len(options) < 2:
                 continue
-            memory = own.get(name, common)
-            shared = shared_by.get(memory)
-            if shared is None:
-                if memory.heard < learned:
-                    memory.hear()
-                shared = shared_by[memory] = {}
-            hand = None if hands is None else hands.hand_of(name)
             view = views.get(name)
             if view is None:
-                view = views[name] = SeatView(s, name, memory, bot.needs_state, hand, shared)
+                bot = self.bots[name]
+                if not bot.needs_view:
+                    continue
+                view = views[name] = SeatView(s, name, common, bot.needs_state)
+            if name in own:  # (a seat that learned a secret of its own)
+                memory = own[name]
+                if memory not in shared_by:
+                    if memory.heard < learned:
+                        memory.hear()
+                    shared_by[memory] = {}
+                ready[name] = view.renew(memory, None if hands is None else hands.hand_of(name),
+                                         shared_by[memory])
             else:
-                view.renew(memory, hand, shared)
-            ready[name] = view
+                ready[name] = view.renew(common, None if hands is None else hands.hand_of(name),
+                                         shared)
         return ready
 
     def options_of(self, pending: list[Action], kind: str, name: str) -> list[Action]:
