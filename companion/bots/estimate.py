@@ -4,6 +4,7 @@ each player seems, how likely a Bang! is to come my way."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import repeat
 from typing import NamedTuple
 
@@ -78,9 +79,9 @@ def riches(view: SeatView) -> dict[str, int]:
     me = view.me
     if me in seem:
         seem = {**seem, me: wealth(view.loot, view.power)}  # (mine exactly)
-    if top[0] > top[1]:  # (the bonus lies with one player)
-        return {name: worth + DIAMOND_BONUS if counts[name] == top[0] else worth
-                for name, worth in seem.items()}
+    if top[0] > top[1]:  # (the bonus lies with one player: the one with the most)
+        holder = max(counts, key=counts.__getitem__)
+        seem = {**seem, holder: seem[holder] + DIAMOND_BONUS}
     return seem
 
 
@@ -122,19 +123,14 @@ class Taker(NamedTuple):
 
 
 def taker_of(view: SeatView) -> Taker:
-    """What a share's worth to me depends on, worked out once a view: a decision weighs
-    every share on the table against the same view."""
-    known = view.memo.get("taker")
-    if known is not None:
-        return known  # type: ignore[return-value]
+    """What a share's worth to me depends on (worked out once a view, with the worths,
+    `StyleBot.values`: a decision weighs every share on the table against the same view)."""
     others = view.living_names()  # (the living others' diamonds as they were seen)
     if view.me in others:
         others.remove(view.me)
     rival = max(map(view.memory.diamonds.__getitem__, others), default=0)
-    taker = Taker(view.loot, view.power, view.wounds, view.wound_limit, view.round >= ROUNDS,
-                  bool(view.click and view.discards), rival)
-    view.memo["taker"] = taker
-    return taker
+    return Taker(view.loot, view.power, view.wounds, view.wound_limit, view.round >= ROUNDS,
+                 bool(view.click and view.discards), rival)
 
 
 def worth(share: str, t: Taker, bonus_weight: float = 0.5, painting_weight: float = 1.0,
@@ -157,7 +153,7 @@ def worth_table(t: Taker, bonus_weight: float = 0.5, painting_weight: float = 1.
         "diamond1000": FACE_VALUE["diamond1000"] + bonus,
         "diamond5000": FACE_VALUE["diamond5000"] + bonus,
         "diamond10000": FACE_VALUE["diamond10000"] + bonus,
-        "painting": (painting_value(n + 1) - painting_value(n)) * painting_weight,
+        "painting": PAINTING_GAIN[n] * painting_weight,
         "first_aid": wounds * WOUND_COST * (2 if wounds + 1 >= t.wound_limit else 1),
         "clip": 6000 if t.can_reload else 0,
         TOKEN: 0 if t.last_round else TOKEN_VALUE,
@@ -165,8 +161,11 @@ def worth_table(t: Taker, bonus_weight: float = 0.5, painting_weight: float = 1.
 
 
 BILLS = {card: FACE_VALUE[card] for card, kind in LOOT_KIND.items() if kind == "bill"}
+# what one more painting brings to a set of n (all 10 paintings and the Collector's: 11)
+PAINTING_GAIN = tuple(painting_value(n + 1) - painting_value(n) for n in range(12))
 
 
+@lru_cache(maxsize=128)  # (a few diamonds each: under 100 pairs)
 def bonus_step(mine: int, rival: int) -> float:
     """How much one more diamond moves me towards the $60k bonus (or stops a rival)."""
     if mine + 1 > rival >= mine:  # I would lead alone

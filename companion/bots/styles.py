@@ -290,6 +290,8 @@ class VengefulBot(StyleBot):
 
     def grudge(self, view: SeatView, names: Sequence[str]) -> str | None:
         shooter = view.memory.shot_by.get(view.me)
+        if shooter is None:  # (nobody ever fired a Bang! at me)
+            return None
         if shooter in names:
             return shooter
         fired = {n: view.memory.shots.get((n, view.me), 0) for n in names}
@@ -299,9 +301,9 @@ class VengefulBot(StyleBot):
 
     def wants_bang(self, view: SeatView) -> bool:
         me = view.me  # (the living others' names, without their records)
-        living = [name for name in view.living_names() if name != me]
-        rate = 0.85 if self.grudge(view, living) else 0.25
-        return self.rnd.random() < rate
+        grudge = me in view.memory.shot_by and self.grudge(
+            view, [name for name in view.living_names() if name != me])
+        return self.rnd.random() < (0.85 if grudge else 0.25)
 
     def target(self, view: SeatView, names: list[str]) -> str:
         return self.grudge(view, names) or self.rnd.choice(names)
