@@ -9,7 +9,7 @@ from itertools import repeat
 from typing import NamedTuple
 
 from companion.bots.memory import DIAMONDS
-from companion.bots.view import SeatView, Seen
+from companion.bots.view import SeatView
 from companion.rules.cards import (
     DIAMOND_BONUS,
     FACE_VALUE,
@@ -83,15 +83,6 @@ def riches(view: SeatView) -> dict[str, int]:
         holder = max(counts, key=counts.__getitem__)
         seem = {**seem, holder: seem[holder] + DIAMOND_BONUS}
     return seem
-
-
-def bang_chance(p: Seen) -> float:
-    return p.bullets.bang_share()
-
-
-def aimers(view: SeatView) -> list[Seen]:
-    """The living players aiming at me now."""
-    return view.aimers()
 
 
 def hit_chance(view: SeatView) -> float:

@@ -30,7 +30,8 @@ from companion.rules.actions import (
 from companion.rules.cards import BANG, CLICK, kind_of
 
 Option = Action | None
-TARGET, LOOT = attrgetter("target"), attrgetter("loot")  # (read in C: a step's many options)
+# (an option's field read in C: a step has many options)
+TARGET, LOOT, VICTIM = attrgetter("target"), attrgetter("loot"), attrgetter("victim")
 A = TypeVar("A", bound=Action)
 # The Greedy's later turns weigh this much against a double share: measured over 1,500 games
 # of 6 style bots, the Greedy won 8.7 % at 1, 10.2 % at 1.5, 13.0 % at 2, 14.4 % at 3, and
@@ -179,11 +180,12 @@ class StyleBot(Bot):
 
     def hustle(self, view: SeatView, options: Sequence[Option]) -> Option:
         """Draw from the hand most likely to hold a Bang!, give back a Click! if I can."""
-        victims = list(dict.fromkeys(
-            a.victim for a in options if isinstance(a, Hustle) and a.victim))
+        # (the options are the Hustler's draws and a pass: `decide` sends them here)
+        victims = [*dict.fromkeys(filter(None, map(VICTIM, filter(None, options))))]
         if not victims:
             return _pick(options, Hustle, lambda a: a.victim is None)
-        victim = self.best(victims, lambda n: est.bang_chance(view.seat_of(n)))
+        bullets = view.memory.bullets  # (each one's `Seen.bullets`, without the record)
+        victim = self.best(victims, lambda n: bullets[n].bang_share())
         give = CLICK if view.click else BANG
         return _pick(options, Hustle, lambda a: a.victim == victim and a.give in (give, None))
 
@@ -194,10 +196,11 @@ class StyleBot(Bot):
 
     def privilege(self, view: SeatView, options: Sequence[Option]) -> Option:
         """As Godfather: turn away the gun most likely to fire a Bang! at me."""
-        threats = est.aimers(view)
+        threats = view.aimed_by()
         if not threats:
             return _pick(options, Privilege, lambda a: a.order is None)
-        worst = self.best([p.name for p in threats], lambda n: est.bang_chance(view.seat_of(n)))
+        bullets = view.memory.bullets  # (each one's `Seen.bullets`, without the record)
+        worst = self.best(threats, lambda n: bullets[n].bang_share())
         return _pick(options, Privilege, lambda a: a.order == worst)
 
     def smart(self, view: SeatView, options: Sequence[Option]) -> Option:

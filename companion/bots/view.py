@@ -75,7 +75,7 @@ class SeatView:
     moment with the same memory share (`Arena.read_moment`): the same for each of them, so
     worked out once, not once a seat."""
 
-    __slots__ = ("_hand", "_masked", "_p", "_s", "me", "memo", "memory", "shared")
+    __slots__ = ("_alone", "_hand", "_masked", "_p", "_s", "me", "memo", "memory", "shared")
 
     def __init__(self, s: GameState, me: str, memory: Memory, masked: bool = False,
                  hand: Held | None = None, shared: dict[str, object] | None = None) -> None:
@@ -91,6 +91,7 @@ class SeatView:
         # figures worked out once a view: the estimates' by name, a share's worth to the
         # deciding bot by the share's name (`StyleBot.value`)
         self.memo: dict[str, object] = {}
+        self._alone = shared is None  # (no other seat deciding from the same moment)
         self.shared: dict[str, object] = {} if shared is None else shared
         return self
 
@@ -222,6 +223,14 @@ class SeatView:
     def aimed_by(self) -> list[str]:
         """The names of the living players aiming at me now, in seating order (`aimers`,
         without their records); read it, never change it."""
+        if self._alone:  # (a decision of its own: who aims at me, not at everyone)
+            known = self.memo.get("aimed_by")
+            if known is None:
+                mine = self._p.seat
+                known = self.memo["aimed_by"] = [
+                    q.name for q in self._s.players
+                    if q.target == mine and q.alive and q.seat != mine]
+            return known  # type: ignore[return-value]
         aimers: dict[int, list[str]] | None = self.shared.get("aimers")  # type: ignore[assignment]
         if aimers is None:  # (who aims at whom, as the table sees it: read once a moment)
             aimers = {}
