@@ -25,7 +25,6 @@ from companion.rules.actions import (
     Privilege,
     Smart,
     Swap,
-    Take,
 )
 from companion.rules.cards import BANG, CLICK, kind_of
 
@@ -156,27 +155,24 @@ class StyleBot(Bot):
         return known  # type: ignore[return-value]
 
     def take(self, view: SeatView, options: Sequence[Option]) -> Option:
+        # (the options are all takes, none a pass: `decide` sends them here by their kind)
         values = self.values(view)
-
-        def worth(a: Option) -> float:
-            if not isinstance(a, Take) or a.loot is None:
-                return -1.0
-            if isinstance(a.loot, str):
-                return values[a.loot]
-            return sum(map(values.__getitem__, a.loot)) - later()
-
-        def later() -> float:
-            known = view.memo.get("later")
-            if known is None:
-                known = view.memo["later"] = _later_shares(view, self)
-            return known  # type: ignore[return-value]
-        # (the first of the most worth, as `max` finds it; a single share read at once, the
-        # others, a pair or nothing, weighed by `worth`)
-        found: list[float | None] = [*map(values.get, map(LOOT, options))]
-        keys: list[float] = (
-            found if None not in found  # type: ignore[assignment]  # (no None: all floats)
-            else [worth(a) if k is None else k for a, k in zip(options, found, strict=True)])
-        return options[keys.index(max(keys))]
+        keys: list[float | None] = [*map(values.get, map(LOOT, options))]  # (a single share)
+        if None in keys:  # (a pair, the Greedy's, less its later turns, or nothing)
+            later = None
+            for i, key in enumerate(keys):
+                if key is None:
+                    loot: tuple[str, str] | None = options[i].loot  # type: ignore[union-attr]
+                    if loot is None:
+                        keys[i] = -1.0
+                        continue
+                    if later is None:
+                        later = view.memo.get("later")
+                        if later is None:
+                            later = view.memo["later"] = _later_shares(view, self)
+                    keys[i] = sum(map(values.__getitem__, loot)) - later  # type: ignore[operator]
+        # (the first of the most worth, as `max` finds it)
+        return options[keys.index(max(keys))]  # type: ignore[type-var]
 
     def hustle(self, view: SeatView, options: Sequence[Option]) -> Option:
         """Draw from the hand most likely to hold a Bang!, give back a Click! if I can."""

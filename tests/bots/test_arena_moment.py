@@ -1,8 +1,8 @@
 """The seats deciding at one moment decide from views made ready at once
 (`Arena.read_moment`): each such view offers its seat exactly what a view of its own, made
-as it decides and sharing no figure with another seat's, offers; and games played so make every decision the plain
-path makes (each view renewed as its seat is asked), at tables of 4 to 8, with and without
-powers, with digital and physical cards."""
+as it decides and sharing no figure with another seat's, offers; and games played so make
+every decision the plain path makes (each view renewed as its seat is asked), at tables of
+4 to 8, with and without powers, with digital and physical cards."""
 
 from __future__ import annotations
 
