@@ -141,10 +141,6 @@ class StyleBot(Bot):
                 return a
         return options[0]
 
-    def value(self, view: SeatView, share: str) -> float:
-        """What `share`, on the table or the token, is worth to me (`values`)."""
-        return self.values(view)[share]
-
     def values(self, view: SeatView) -> dict[str, float]:
         """What each share (every card and the token) is worth to me, worked out once a
         view, against one `Taker` (a take weighs each share alone and again in pairs)."""
@@ -216,8 +212,9 @@ class StyleBot(Bot):
         shares = list(view.table) + (["godfather"] if view.token else [])
         if not shares:
             return None
-        best = max(shares, key=lambda x: self.value(view, x))
-        if self.value(view, best) < 10000:
+        values = self.values(view)
+        best = max(shares, key=values.__getitem__)
+        if values[best] < 10000:
             return None
         return _pick(options, Forbid, lambda a: a.kind == kind_of(best))
 

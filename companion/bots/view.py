@@ -89,7 +89,7 @@ class SeatView:
         parts kept forgotten."""
         self.memory, self._hand = memory, hand  # (`memory`: what I remember of the story)
         # figures worked out once a view: the estimates' by name, a share's worth to the
-        # deciding bot by the share's name (`StyleBot.value`)
+        # deciding bot by the share's name (`StyleBot.values`)
         self.memo: dict[str, object] = {}
         self._alone = shared is None  # (no other seat deciding from the same moment)
         self.shared: dict[str, object] = {} if shared is None else shared
