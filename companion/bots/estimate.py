@@ -124,18 +124,12 @@ def taker_of(view: SeatView) -> Taker:
                  bool(view.click and view.discards), rival)
 
 
-def worth(share: str, t: Taker, bonus_weight: float = 0.5, painting_weight: float = 1.0,
-          ) -> float:
-    """A share's worth: its money, the next painting of a set, a step towards the diamond
-    bonus, a healed wound, a Bang! back, the next round's desk."""
-    return worth_table(t, bonus_weight, painting_weight)[share]
-
-
 def worth_table(t: Taker, bonus_weight: float = 0.5, painting_weight: float = 1.0,
                 ) -> dict[str, float]:
-    """Every share's `worth` to the same taker, by the share: every card of the deck and
-    the token (each kind's worked out once, not once a card on the table:
-    a take weighs the whole table)."""
+    """Every share's worth to the same taker, by the share (every card of the deck and the
+    token, each kind's worked out once, not once a card on the table: a take weighs the
+    whole table): its money, the next painting of a set, a step towards the diamond bonus,
+    a healed wound, a Bang! back, the next round's desk."""
     n = t.loot.count("painting") + (t.power == COLLECTOR)
     bonus = bonus_weight * bonus_step(diamonds(t.loot), t.rival_diamonds)
     wounds = t.wounds

@@ -82,7 +82,8 @@ def _courage(s: GameState, mine: list[Action], rnd: random.Random) -> Action:
 
 
 def _best_take(s: GameState, mine: list[Action]) -> Action:
-    """The share worth most to its taker (`estimate.worth`); a double share counts both."""
+    """The share worth most to its taker (`estimate.worth_table`); a double share counts
+    both."""
     p = s.players[s.index[mine[0].player]]
     rival = max((diamonds(q.loot) for q in s.players if q.alive and q is not p), default=0)
     taker = Taker(p.loot, p.power, p.wounds, wound_limit(p.power), s.round >= ROUNDS,
