@@ -3,6 +3,7 @@
     .venv/bin/python bench/style_speed.py [--games 300] [--repeats 3] [--ref-tree DIR]
     .venv/bin/python bench/style_speed.py --instructions 40 [--ref-tree DIR]
     .venv/bin/python bench/style_speed.py --opcodes 40
+    .venv/bin/python bench/style_speed.py --parts 40
 
 One core, one process per measure, CPU time (`time.process_time`), `lab.play_game` as
 `companion simulate` plays it (`--players 8 --powers --bots STYLE`): each style at every
@@ -26,6 +27,12 @@ With `--opcodes N`: where those games' Python work goes, counted in bytecodes th
 interpreter runs (`sys.settrace` with opcode events; a count the load does not move either,
 about 70 machine instructions a bytecode here): the arena's and the engine's part, and the
 bots' for each kind of decision, a game and a decision.
+
+With `--parts N`: the same games' bytecodes by part, each function's own, with no counting
+wrapper: the arena's steps and the rules engine, the path each decision takes to its
+style's rule (`Arena.ask`, `Arena.decide`, `Arena.read_moment`, the view renewed,
+`StyleBot.decide`), the memories learning the story, and the styles' rules, estimates and
+view parts.
 Figures go to docs/PERFORMANCE.md and docs/BOTS.md.
 """
 
@@ -39,7 +46,9 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 
 ROOT = Path(__file__).resolve().parents[1]
 STYLES = ("cautious", "aggressive", "greedy", "vengeful")
@@ -53,17 +62,24 @@ def run(styles: tuple[str, ...], games: int, split: bool) -> dict[str, float]:
     from companion.bots.arena import Arena
 
     inside = 0.0
-    if split:
-        decide = Arena.decide
 
-        def timed(arena: Arena, name: str, options: list) -> object:  # type: ignore[type-arg]
+    def timed(method: str) -> None:
+        """`Arena.method`'s CPU time added to `inside`."""
+        inner = getattr(Arena, method)
+
+        def call(arena: Arena, *args: object) -> object:
             nonlocal inside
             start = time.process_time()
-            choice = decide(arena, name, options)
+            out = inner(arena, *args)
             inside += time.process_time() - start
-            return choice
+            return out
 
-        Arena.decide = timed  # type: ignore[assignment]
+        setattr(Arena, method, call)
+
+    if split:
+        timed("decide")
+        if hasattr(Arena, "read_moment"):  # (the views made ready for a moment)
+            timed("read_moment")
     plan = lab.Plan(games=games, players=8, styles=styles, seed=1, powers=True)
     start = time.process_time()
     for i in range(games):
@@ -94,10 +110,37 @@ def counted(games: int, mode: str, decisions: Path) -> None:
     elif mode in ("replay", "none"):
         read_back = iter(pickle.loads(decisions.read_bytes()))
         Arena.decide = lambda arena, name, options: options[next(read_back)]  # type: ignore
+        if hasattr(Arena, "read_moment"):  # (the views made ready for a moment: the bots')
+            Arena.read_moment = lambda arena, asked: {}  # type: ignore
     for i in range(0 if mode == "none" else games):
         lab.play_game(plan, i)
     if mode == "record":
         decisions.write_bytes(pickle.dumps(chosen))
+
+
+def traced_games(games: int, count: Callable[[FrameType], object],
+                 ready: Callable[[], object] = lambda: None) -> None:
+    """Play games 0 to `games`-1 of the instructions' plan (a first game played untraced,
+    for the imports and the caches, then `ready` called), calling `count` with the frame
+    at each bytecode run (`sys.settrace` with opcode events) and each return."""
+    from companion.bots import lab
+
+    plan = lab.Plan(games=games, players=8, styles=STYLES, seed=7, powers=True)
+    lab.play_game(plan, 0)
+    ready()
+
+    def traced(frame: FrameType, event: str, arg: object) -> object:
+        frame.f_trace_opcodes, frame.f_trace_lines = True, False
+        return counted
+
+    def counted(frame: FrameType, event: str, arg: object) -> object:
+        count(frame)
+        return counted
+
+    sys.settrace(traced)  # type: ignore[arg-type]
+    for i in range(games):
+        lab.play_game(plan, i)
+    sys.settrace(None)
 
 
 def opcodes(games: int) -> None:
@@ -105,14 +148,9 @@ def opcodes(games: int) -> None:
     kind of decision (the options' kind), for games 0 to `games`-1 of the instructions'
     plan (a first game played untraced, for the imports and the caches)."""
     from collections import Counter
-    from types import FrameType
-    from typing import Any
 
-    from companion.bots import lab
     from companion.bots.arena import Arena
 
-    plan = lab.Plan(games=games, players=8, styles=STYLES, seed=7, powers=True)
-    lab.play_game(plan, 0)
     ran: Counter[str] = Counter()
     asked: Counter[str] = Counter()
     now = ["the arena and the engine"]
@@ -127,24 +165,56 @@ def opcodes(games: int) -> None:
         finally:
             now[0] = "the arena and the engine"
 
-    def traced(frame: FrameType, event: str, arg: Any) -> Any:
-        frame.f_trace_opcodes, frame.f_trace_lines = True, False
-        return counted
-
-    def counted(frame: FrameType, event: str, arg: Any) -> Any:
-        ran[now[0]] += 1
-        return counted
-
     Arena.decide = kind_decided  # type: ignore[assignment]
-    sys.settrace(traced)
-    for i in range(games):
-        lab.play_game(plan, i)
-    sys.settrace(None)
+    read_moment = getattr(Arena, "read_moment", None)
+    if read_moment is not None:  # (the views made ready for a moment: the bots', by its kind)
+
+        def kind_read(arena: Arena, asked: list) -> object:  # type: ignore[type-arg]
+            now[0] = next(a.type for _, options in asked for a in options if a is not None)
+            try:
+                return read_moment(arena, asked)
+            finally:
+                now[0] = "the arena and the engine"
+
+        Arena.read_moment = kind_read  # type: ignore[attr-defined]
+    traced_games(games, lambda frame: ran.update((now[0],)), asked.clear)
     print(f"bytecodes a game: {sum(ran.values()) / games:,.0f}")
     for kind, n in ran.most_common():
         each = (f", {asked[kind] / games:.1f} decisions, {n / asked[kind]:,.0f} each"
                 if kind in asked else "")
         print(f"  {kind}: {n / games:,.0f}{each}")
+
+
+# The functions of each part of a game `--parts` counts (by module, function), the rest of
+# the bots' modules being the styles' rules, the estimates and the view's parts.
+PATH_TO_RULE = {("arena.py", f) for f in ("ask", "decide", "read_moment", "decide_together",
+                                          "<listcomp>")} | {("styles.py", "decide"),
+                                                            ("view.py", "renew"),
+                                                            ("view.py", "__init__")}
+LEARNING = {("memory.py", f) for f in ("catch_up", "hear", "_learn", "memory_of", "_fired",
+                                       "_stole", "_recount", "reloaded", "befriended",
+                                       "forked", "__init__", "_drop")}
+BOTS = {"styles.py", "estimate.py", "view.py", "memory.py", "random.py"}
+
+
+def parts(games: int) -> None:
+    """Print the bytecodes a game by part, each function's own (not those it calls), for
+    the games `opcodes` counts, with no counting wrapper."""
+    from collections import Counter
+
+    ran: Counter[tuple[str, str]] = Counter()
+    traced_games(games, lambda frame: ran.update(
+        ((Path(frame.f_code.co_filename).name, frame.f_code.co_name),)))
+    by_part: Counter[str] = Counter()
+    for (module, function), n in ran.items():
+        by_part["the path each decision takes to its style's rule" if (module, function)
+                in PATH_TO_RULE else "the memories learning the story" if (module, function)
+                in LEARNING else "the styles' rules, the estimates and the view's parts"
+                if module in BOTS else "the arena's steps and the rules engine"] += n
+    total = sum(by_part.values())
+    print(f"bytecodes a game: {total / games:,.0f}")
+    for part, n in by_part.most_common():
+        print(f"  {part}: {n / games:,.0f} ({n / total:.0%})")
 
 
 def instructions(tree: Path, games: int) -> tuple[float, float]:
@@ -190,6 +260,8 @@ def main() -> None:
     parser.add_argument("--split", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--instructions", type=int, metavar="N",
                         help="only count machine instructions a game over N games (callgrind)")
+    parser.add_argument("--parts", type=int, metavar="N",
+                        help="only count the bytecodes a game over N games, by part")
     parser.add_argument("--opcodes", type=int, metavar="N",
                         help="only count the bytecodes a game over N games, by decision kind")
     parser.add_argument("--count", help=argparse.SUPPRESS)  # (a run under callgrind)
@@ -204,6 +276,9 @@ def main() -> None:
         return
     if args.opcodes:
         opcodes(args.opcodes)
+        return
+    if args.parts:
+        parts(args.parts)
         return
     if args.instructions:
         for name, tree in trees.items():

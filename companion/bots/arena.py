@@ -28,8 +28,10 @@ from companion.rules.fastplay import (
     play_chosen,
     plays_chosen,
     taking_turn,
+    took_chosen,
 )
 from companion.rules.phases import PHASE
+from companion.rules.powers import DICTATOR
 from companion.rules.split import forbid, may_forbid, take_options
 from companion.rules.turn import forbids
 
@@ -62,8 +64,8 @@ class Arena:
         self.hands = Hands(setup.players, setup.seed) if setup.cards == "physical" else None
         self.rnds: list[Random] | None = None  # each seat's generator, for random bots
         # while the players a step waits for decide from one moment (`decide_together`):
-        # the figures their views work out from the table and a memory alone, by the memory
-        self.moment: dict[Memory, dict[str, object]] | None = None
+        # each deciding seat's view, renewed once for the moment (`read_moment`)
+        self.moment: dict[str, SeatView] | None = None
         self.views: dict[str, SeatView] = {}  # each seat's, renewed for each decision
 
     def play(self) -> GameState:
@@ -148,21 +150,22 @@ class Arena:
         """The split's turns while no window opens (`turn.taker`, as `fastplay.by_seat`
         plays them), each choice applied before the next is asked: the Dictator may forbid
         a kind first (as `next_actions` asks), then the taker takes one of its shares."""
-        s, played = self.state, []
+        s, played, ask, checked = self.state, [], self.ask, self.checked
+        players, dictated = s.players, DICTATOR in s.powers
         while s.turn is not None and s.junk_card is None and (s.table or s.token):
-            p = s.players[s.turn]
-            dictator = may_forbid(s)
+            p = players[s.turn]
+            dictator = may_forbid(s) if dictated else None
             if dictator is not None:
-                ban = self.ask(dictator.name, [*forbids(s, dictator), None])
+                ban = ask(dictator.name, [*forbids(s, dictator), None])
                 if ban is not None:
                     self.refuse_illegal(ban)
                     forbid(s, dictator, ban)  # type: ignore[arg-type]  # (one of `forbids`)
                     played.append(ban)
             row = TAKEN[p.name]  # (`turn.takes`, each share's action built once a game)
-            share = self.ask(p.name, [row[x] for x in take_options(s, p)])
-            assert share is not None  # (a take's options hold no pass)
-            self.refuse_illegal(share)
-            play_chosen(s, [share], played)
+            share = ask(p.name, [*map(row.__getitem__, take_options(s, p))])
+            if checked:
+                self.refuse_illegal(share)  # type: ignore[arg-type]  # (a take: no pass)
+            took_chosen(s, p, share, played)  # type: ignore[arg-type]  # (a take: no pass)
         settle(s)
         self.actions += len(played)
 
@@ -203,13 +206,51 @@ class Arena:
 
     def decide_together(self, asked: list[tuple[str, list[Option]]]) -> list[Option]:
         """Each player's decision among their options, all from the same moment (nothing
-        is applied until all have decided), their views sharing the figures worked out
-        from the table and their memory alone (`SeatView.shared`)."""
-        self.moment = {}
+        is applied until all have decided), from one reading of it (`read_moment`)."""
+        self.moment = self.read_moment(asked)
         try:
             return [self.ask(name, options) for name, options in asked]
         finally:
             self.moment = None
+
+    def read_moment(self, asked: list[tuple[str, list[Option]]]) -> dict[str, SeatView]:
+        """The views of the seats deciding at one moment, made ready at once: the story
+        read once, each memory brought up to date once, and the views of the seats with
+        the same memory sharing the figures worked out from the table and that memory
+        alone (`SeatView.shared`: the same for each of them, so worked out once). Each
+        view is its own seat's (its own hand, face-down card and loot, and its memory);
+        a seat with one option, or whose bot looks at nothing, gets none."""
+        s, views, story, hands = self.state, self.views, self.story, self.hands
+        events = s.events
+        if story.read < len(events):
+            story.catch_up(events)
+        own, common, learned = story.own, story.shared, len(story.learned)
+        if common.heard < learned:
+            common.hear()
+        shared: dict[str, object] = {}  # (the shared memory's, most seats')
+        shared_by: dict[Memory, dict[str, object]] = {common: shared}
+        ready: dict[str, SeatView] = {}
+        for name, options in asked:
+            if len(options) < 2:
+                continue
+            view = views.get(name)
+            if view is None:
+                bot = self.bots[name]
+                if not bot.needs_view:
+                    continue
+                view = views[name] = SeatView(s, name, common, bot.needs_state)
+            if name in own:  # (a seat that learned a secret of its own)
+                memory = own[name]
+                if memory not in shared_by:
+                    if memory.heard < learned:
+                        memory.hear()
+                    shared_by[memory] = {}
+                ready[name] = view.renew(memory, None if hands is None else hands.hand_of(name),
+                                         shared_by[memory])
+            else:
+                ready[name] = view.renew(common, None if hands is None else hands.hand_of(name),
+                                         shared)
+        return ready
 
     def options_of(self, pending: list[Action], kind: str, name: str) -> list[Action]:
         """`name`'s options among `pending` actions of one kind, as its seat may know them."""
@@ -226,18 +267,22 @@ class Arena:
         return hands.play(name, options[0] if len(options) == 1 else self.decide(name, options))
 
     def decide(self, name: str, options: list[Option]) -> Option:
+        """`name`'s bot deciding from its view: the one made ready for the moment, or its
+        view renewed now."""
         bot = self.bots[name]
+        moment = self.moment
+        if moment is not None and name in moment:
+            return bot.decide(moment[name], options)
         if not bot.needs_view:
             return bot.decide(None, options)
-        s, moment = self.state, self.moment
+        s = self.state
         memory = self.story.memory_of(name, s.events)
+        hand = None if self.hands is None else self.hands.hand_of(name)
         view = self.views.get(name)
         if view is None:
-            view = self.views[name] = SeatView(s, name, memory, bot.needs_state)
-        return bot.decide(view.renew(
-            memory, None if self.hands is None else self.hands.hand_of(name),
-            None if moment is None else moment.get(memory) or moment.setdefault(memory, {})),
-            options)
+            view = self.views[name] = SeatView(s, name, memory, bot.needs_state, hand)
+            return bot.decide(view, options)
+        return bot.decide(view.renew(memory, hand), options)
 
     @property
     def memories(self) -> dict[str, Memory]:

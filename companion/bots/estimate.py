@@ -4,11 +4,12 @@ each player seems, how likely a Bang! is to come my way."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import repeat
 from typing import NamedTuple
 
 from companion.bots.memory import DIAMONDS
-from companion.bots.view import SeatView, Seen
+from companion.bots.view import SeatView
 from companion.rules.cards import (
     DIAMOND_BONUS,
     FACE_VALUE,
@@ -78,19 +79,10 @@ def riches(view: SeatView) -> dict[str, int]:
     me = view.me
     if me in seem:
         seem = {**seem, me: wealth(view.loot, view.power)}  # (mine exactly)
-    if top[0] > top[1]:  # (the bonus lies with one player)
-        return {name: worth + DIAMOND_BONUS if counts[name] == top[0] else worth
-                for name, worth in seem.items()}
+    if top[0] > top[1]:  # (the bonus lies with one player: the one with the most)
+        holder = max(counts, key=counts.__getitem__)
+        seem = {**seem, holder: seem[holder] + DIAMOND_BONUS}
     return seem
-
-
-def bang_chance(p: Seen) -> float:
-    return p.bullets.bang_share()
-
-
-def aimers(view: SeatView) -> list[Seen]:
-    """The living players aiming at me now."""
-    return view.aimers()
 
 
 def hit_chance(view: SeatView) -> float:
@@ -122,56 +114,43 @@ class Taker(NamedTuple):
 
 
 def taker_of(view: SeatView) -> Taker:
-    """What a share's worth to me depends on, worked out once a view: a decision weighs
-    every share on the table against the same view."""
-    known = view.memo.get("taker")
-    if known is not None:
-        return known  # type: ignore[return-value]
-    seen = seen_diamonds(view)  # (the others' diamonds as they were seen)
-    me = view.me
-    rival = max(seen.values(), default=0)
-    if seen.get(me) == rival:  # (the most may be mine: the most among the others)
-        others = seen.copy()
-        del others[me]
-        rival = max(others.values(), default=0)
-    taker = Taker(view.loot, view.power, view.wounds, view.wound_limit, view.round >= ROUNDS,
-                  bool(view.click and view.discards), rival)
-    view.memo["taker"] = taker
-    return taker
+    """What a share's worth to me depends on (worked out once a view, with the worths,
+    `StyleBot.values`: a decision weighs every share on the table against the same view)."""
+    others = view.living_names()  # (the living others' diamonds as they were seen)
+    if view.me in others:
+        others.remove(view.me)
+    rival = max(map(view.memory.diamonds.__getitem__, others), default=0)
+    return Taker(view.loot, view.power, view.wounds, view.wound_limit, view.round >= ROUNDS,
+                 bool(view.click and view.discards), rival)
 
 
-def worth(share: str, t: Taker, bonus_weight: float = 0.5, painting_weight: float = 1.0,
-          ) -> float:
-    """A share's worth: its money, the next painting of a set, a step towards the diamond
-    bonus, a healed wound, a Bang! back, the next round's desk."""
-    return worths((share,), t, bonus_weight, painting_weight)[share]
+def worth_table(t: Taker, bonus_weight: float = 0.5, painting_weight: float = 1.0,
+                ) -> dict[str, float]:
+    """Every share's worth to the same taker, by the share (every card of the deck and the
+    token, each kind's worked out once, not once a card on the table: a take weighs the
+    whole table): its money, the next painting of a set, a step towards the diamond bonus,
+    a healed wound, a Bang! back, the next round's desk."""
+    n = t.loot.count("painting") + (t.power == COLLECTOR)
+    bonus = bonus_weight * bonus_step(diamonds(t.loot), t.rival_diamonds)
+    wounds = t.wounds
+    return {
+        **BILLS,
+        "diamond1000": FACE_VALUE["diamond1000"] + bonus,
+        "diamond5000": FACE_VALUE["diamond5000"] + bonus,
+        "diamond10000": FACE_VALUE["diamond10000"] + bonus,
+        "painting": PAINTING_GAIN[n] * painting_weight,
+        "first_aid": wounds * WOUND_COST * (2 if wounds + 1 >= t.wound_limit else 1),
+        "clip": 6000 if t.can_reload else 0,
+        TOKEN: 0 if t.last_round else TOKEN_VALUE,
+    }
 
 
-def worths(shares: Iterable[str], t: Taker, bonus_weight: float = 0.5,
-           painting_weight: float = 1.0) -> dict[str, float]:
-    """Each share's `worth` to the same taker, by the share (a take weighs every share on
-    the table: one call, not one a share)."""
-    out: dict[str, float] = {}
-    for share in shares:
-        if share == TOKEN:
-            out[share] = 0 if t.last_round else TOKEN_VALUE
-            continue
-        kind = LOOT_KIND[share]  # (`kind_of`, written out: a style bot's most common call)
-        if kind == "bill":
-            out[share] = FACE_VALUE[share]
-        elif kind == "painting":
-            n = t.loot.count("painting") + (t.power == COLLECTOR)
-            out[share] = (painting_value(n + 1) - painting_value(n)) * painting_weight
-        elif kind == "diamond":
-            out[share] = (FACE_VALUE[share]
-                          + bonus_weight * bonus_step(diamonds(t.loot), t.rival_diamonds))
-        elif kind == "first_aid":
-            out[share] = t.wounds * WOUND_COST * (2 if t.wounds + 1 >= t.wound_limit else 1)
-        else:  # a Clip: a Bang! back, maybe
-            out[share] = 6000 if t.can_reload else 0
-    return out
+BILLS = {card: FACE_VALUE[card] for card, kind in LOOT_KIND.items() if kind == "bill"}
+# what one more painting brings to a set of n (all 10 paintings and the Collector's: 11)
+PAINTING_GAIN = tuple(painting_value(n + 1) - painting_value(n) for n in range(12))
 
 
+@lru_cache(maxsize=128)  # (a few diamonds each: under 100 pairs)
 def bonus_step(mine: int, rival: int) -> float:
     """How much one more diamond moves me towards the $60k bonus (or stops a rival)."""
     if mine + 1 > rival >= mine:  # I would lead alone

@@ -197,16 +197,25 @@ class Story:
         return [self.shared, *self.own.values()]
 
     def catch_up(self, events: Sequence[Event]) -> None:
+        """Pick out the events worth learning from since last read; the shared memory, if
+        it has heard all the others, learns each at once (not heard again later)."""
         learned, own, shared = self.learned, self.own, self.shared
+        heard = shared.heard == len(learned)
         for e in events[self.read:]:
             kind = type(e)
             if kind in LEARNED:
                 if kind in OWN_SECRETS:
                     mine: str = e.player  # type: ignore[attr-defined]  # (OWN_SECRETS')
                     if mine not in own:
+                        if heard:  # (what it learned so far in this loop)
+                            shared.heard = len(learned)
                         shared.hear()
                         own[mine] = shared.forked(mine)
                 learned.append(e)
+                if heard:
+                    shared._learn(e)
+        if heard:
+            shared.heard = len(learned)
         self.read = len(events)
 
 

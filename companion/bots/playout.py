@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from companion.bots.estimate import Taker, diamonds, worth
+from companion.bots.estimate import Taker, diamonds, worth_table
 from companion.rules import Action, GameState, apply_in_place, legal_actions
 from companion.rules.actions import Aim, Choose, Courage, Take
 from companion.rules.cards import BANG, FACE_VALUE, ROUNDS, kind_of
@@ -82,12 +82,14 @@ def _courage(s: GameState, mine: list[Action], rnd: random.Random) -> Action:
 
 
 def _best_take(s: GameState, mine: list[Action]) -> Action:
-    """The share worth most to its taker (`estimate.worth`); a double share counts both."""
+    """The share worth most to its taker (`estimate.worth_table`); a double share counts
+    both."""
     p = s.players[s.index[mine[0].player]]
     rival = max((diamonds(q.loot) for q in s.players if q.alive and q is not p), default=0)
     taker = Taker(p.loot, p.power, p.wounds, wound_limit(p.power), s.round >= ROUNDS,
                   bool(p.click and s.discard_bang), rival)
-    return max(mine, key=lambda a: sum(worth(x, taker) for x in shares_of(a)))
+    worths = worth_table(taker)
+    return max(mine, key=lambda a: sum(map(worths.__getitem__, shares_of(a))))
 
 
 def shares_of(a: Action) -> list[str]:

@@ -25,6 +25,7 @@ from companion.rules.powers import wound_limit
 from companion.rules.state import Player
 
 FILLER = "bill5000"  # what the masked piles hold in place of the real cards
+NOBODY: list[str] = []  # (`SeatView.aimed_by` when nobody aims at me: never changed)
 
 
 class Seen(NamedTuple):
@@ -71,10 +72,10 @@ class SeatView:
     kept once built are those of that moment: in `memo`, the seat's own figures, and in
     `shared`, those worked out from the table and the memory alone (the players' records,
     the estimates' public figures), which the seats deciding at one
-    moment with the same memory share (`Arena.moment`): the same for each of them, so
+    moment with the same memory share (`Arena.read_moment`): the same for each of them, so
     worked out once, not once a seat."""
 
-    __slots__ = ("_hand", "_masked", "_p", "_s", "me", "memo", "memory", "shared")
+    __slots__ = ("_alone", "_hand", "_masked", "_p", "_s", "me", "memo", "memory", "shared")
 
     def __init__(self, s: GameState, me: str, memory: Memory, masked: bool = False,
                  hand: Held | None = None, shared: dict[str, object] | None = None) -> None:
@@ -88,8 +89,9 @@ class SeatView:
         parts kept forgotten."""
         self.memory, self._hand = memory, hand  # (`memory`: what I remember of the story)
         # figures worked out once a view: the estimates' by name, a share's worth to the
-        # deciding bot by the share's name (`StyleBot.value`)
+        # deciding bot by the share's name (`StyleBot.values`)
         self.memo: dict[str, object] = {}
+        self._alone = shared is None  # (no other seat deciding from the same moment)
         self.shared: dict[str, object] = {} if shared is None else shared
         return self
 
@@ -220,13 +222,27 @@ class SeatView:
 
     def aimed_by(self) -> list[str]:
         """The names of the living players aiming at me now, in seating order (`aimers`,
-        without their records)."""
-        known = self.memo.get("aimed_by")
-        if known is None:
-            mine = self._p.seat
-            known = self.memo["aimed_by"] = [q.name for q in self._s.players
-                                             if q.target == mine and q.alive and q.seat != mine]
-        return known  # type: ignore[return-value]
+        without their records); read it, never change it."""
+        if self._alone:  # (a decision of its own: who aims at me, not at everyone)
+            known = self.memo.get("aimed_by")
+            if known is None:
+                mine = self._p.seat
+                known = self.memo["aimed_by"] = [
+                    q.name for q in self._s.players
+                    if q.target == mine and q.alive and q.seat != mine]
+            return known  # type: ignore[return-value]
+        aimers: dict[int, list[str]] | None = self.shared.get("aimers")  # type: ignore[assignment]
+        if aimers is None:  # (who aims at whom, as the table sees it: read once a moment)
+            aimers = {}
+            self.shared["aimers"] = aimers
+            for q in self._s.players:
+                target = q.target
+                if target is not None and q.alive and target != q.seat:
+                    if target in aimers:
+                        aimers[target].append(q.name)
+                    else:
+                        aimers[target] = [q.name]
+        return aimers.get(self._p.seat, NOBODY)
 
     def living_loot(self) -> list[tuple[str, str | None, int, list[str]]]:
         """Each living player's name, power, number of loot cards and the shares seen going

@@ -31,9 +31,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from companion.rules import split, steps
-from companion.rules.actions import Action, Aim, Choose, Courage, Forbid, Take
+from companion.rules.actions import Action, Aim, Forbid
 from companion.rules.cards import BANG, CLICK, KINDS, TOKEN
-from companion.rules.menu import Rows
+from companion.rules.menu import Row, Rows
 from companion.rules.powers import DICTATOR, GREEDY
 from companion.rules.state import CHOOSE, COURAGE, HOLDUP, PRIVILEGE, SPLIT, GameState, Player
 from companion.rules.turn import all_aims, reaims
@@ -218,8 +218,7 @@ def took_share(s: GameState, p: Player, options: Shares, i: int, kept: bool,
     is dropped from `options` once gone from the table; whether they still hold for the
     next taker."""
     share = options[i]
-    split.took(s, p, (share,) if isinstance(share, str) else share or ())
-    played.append(TAKEN[p.name][share])
+    took_chosen(s, p, TAKEN[p.name][share], played)
     if not isinstance(share, str):
         return False
     if kept and (share == TOKEN or share not in s.table):
@@ -304,25 +303,31 @@ def plays_chosen(s: GameState) -> bool:
 def play_chosen(s: GameState, chosen: Sequence[Action], played: list[Action]) -> None:
     """Apply the choices of a bullet choice, a hold-up or courage that the players it waits
     for made from the same moment (`asked_at_step`: the style bots, `bots/arena.py`), or
-    a share of the split (`turn.takes`), as `by_seat` applies its draws. The caller
-    settles the game after (`engine.settle`)."""
+    shares of the split (`turn.takes`), as `by_seat` applies its draws: the step's own
+    effect for each (the step read once, not once a choice). The caller settles the game
+    after (`engine.settle`)."""
     assert plays_chosen(s)
-    index, players, to_act = s.index, s.players, s.to_act
+    index, players, to_act, phase = s.index, s.players, s.to_act, s.phase
+    if phase == SPLIT:
+        for a in chosen:
+            took_chosen(s, players[index[a.player]], a, played)
+        return
     for a in chosen:
-        seat = index[a.player]
-        if isinstance(a, Take):  # (`split.take`, less its checks)
-            loot = a.loot
-            split.took(s, players[seat], (loot,) if isinstance(loot, str) else loot or ())
-            played.append(a)
-            continue
-        at = to_act.index(seat)
-        if isinstance(a, Choose):
-            chose(s, players[seat], at, BANG if a.card == BANG else CLICK, played)
-        elif isinstance(a, Aim):
-            aimed(s, players[seat], at, a, played)
+        p = players[index[a.player]]
+        at = to_act.index(p.seat)
+        if phase == CHOOSE:
+            chose(s, p, at, BANG if a.card == BANG else CLICK, played)  # type: ignore[attr-defined]
+        elif phase == HOLDUP:
+            aimed(s, p, at, a, played)  # type: ignore[arg-type]
         else:
-            assert isinstance(a, Courage)
-            decided(s, players[seat], at, a.down is True, played)
+            decided(s, p, at, a.down is True, played)  # type: ignore[attr-defined]
+
+
+def took_chosen(s: GameState, p: Player, a: Action, played: list[Action]) -> None:
+    """`p` took the share the take `a` names (`split.take`, less its checks)."""
+    loot = a.loot  # type: ignore[attr-defined]  # (a `Take`)
+    split.took(s, p, (loot,) if isinstance(loot, str) else loot or ())
+    played.append(a)
 
 
 def asked_at_step(s: GameState) -> list[tuple[str, list[Action | None]]] | None:
@@ -332,18 +337,25 @@ def asked_at_step(s: GameState) -> list[tuple[str, list[Action | None]]] | None:
     everyone's. None at any other step."""
     phase, players = s.phase, s.players
     if phase == CHOOSE:
-        return [(p.name, [CHOSEN[p.name][c] for c, n in ((BANG, p.bang), (CLICK, p.click)) if n])
+        return [(p.name, _cards(CHOSEN[p.name], p.bang, p.click))
                 for p in map(players.__getitem__, s.to_act)]
     if phase == HOLDUP:
         living = s.living_names
         mine = all_aims(living)
         return [(players[seat].name, [*mine[players[seat].name]]) for seat in s.to_act]
     if phase == COURAGE:
-        return [(name, [DECIDED[name][False], DECIDED[name][True]])
-                for name in (players[seat].name for seat in s.to_act)]
+        return [(p.name, [(row := DECIDED[p.name])[False], row[True]])
+                for p in map(players.__getitem__, s.to_act)]
     if phase == PRIVILEGE and s.ordered is not None:
         return [(players[s.ordered].name, [*reaims(s)])]
     return None
+
+
+def _cards(row: Row, bang: int, click: int) -> list[Action | None]:
+    """A chooser's options: the cards held, Bang! before Click!."""
+    if bang and click:
+        return [row[BANG], row[CLICK]]
+    return [row[BANG]] if bang else [row[CLICK]] if click else []
 
 
 def taking_turn(s: GameState) -> bool:
