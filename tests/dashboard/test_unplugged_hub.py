@@ -18,7 +18,10 @@ def command(live, **cmd) -> None:
 
 def test_a_hub_unplugged_during_a_countdown_voids_it(live):
     names = ["Ana", "Bob", "Cyd", "Dee"]
-    wait_for(lambda: live.table.public_state()["links"] == [], 10, "every link up")
+    # the referee has heard the hub (its schedule's aims): a hub not yet online when it is
+    # pulled out goes unheard, and a count it never spoke for is rightly not called off
+    wait_for(lambda: live.table.readings.track(1, "aim") is not None
+             and live.table.public_state()["links"] == [], 10, "the hub heard, every link up")
     command(live, type="new_game", players=names, powers="none")
     cards_down(live.table, names)
     command(live, type="countdown")
