@@ -227,8 +227,8 @@ class Arena:
         own, common, learned = story.own, story.shared, len(story.learned)
         if common.heard < learned:
             common.hear()
-        shared: dict[str, object] = {}  # (the shared memory's, most seats')
-        shared_by: dict[Memory, dict[str, object]] = {common: shared}
+        # the figures each memory's seats share (the shared memory's: most seats')
+        shared_by: dict[Memory, dict[str, object]] = {common: {}}
         ready: dict[str, SeatView] = {}
         for name, options in asked:
             if len(options) < 2:
@@ -239,17 +239,13 @@ class Arena:
                 if not bot.needs_view:
                     continue
                 view = views[name] = SeatView(s, name, common, bot.needs_state)
-            if name in own:  # (a seat that learned a secret of its own)
-                memory = own[name]
-                if memory not in shared_by:
-                    if memory.heard < learned:
-                        memory.hear()
-                    shared_by[memory] = {}
-                ready[name] = view.renew(memory, None if hands is None else hands.hand_of(name),
-                                         shared_by[memory])
-            else:
-                ready[name] = view.renew(common, None if hands is None else hands.hand_of(name),
-                                         shared)
+            memory = own.get(name, common)  # (own: a seat that learned a secret of its own)
+            if memory not in shared_by:
+                if memory.heard < learned:
+                    memory.hear()
+                shared_by[memory] = {}
+            ready[name] = view.renew(memory, None if hands is None else hands.hand_of(name),
+                                     shared_by[memory])
         return ready
 
     def options_of(self, pending: list[Action], kind: str, name: str) -> list[Action]:

@@ -302,16 +302,12 @@ def plays_chosen(s: GameState) -> bool:
 
 def play_chosen(s: GameState, chosen: Sequence[Action], played: list[Action]) -> None:
     """Apply the choices of a bullet choice, a hold-up or courage that the players it waits
-    for made from the same moment (`asked_at_step`: the style bots, `bots/arena.py`), or
-    shares of the split (`turn.takes`), as `by_seat` applies its draws: the step's own
-    effect for each (the step read once, not once a choice). The caller settles the game
-    after (`engine.settle`)."""
-    assert plays_chosen(s)
+    for made from the same moment (`asked_at_step`: the style bots, `bots/arena.py`), as
+    `by_seat` applies its draws: the step's own effect for each (the step read once, not
+    once a choice); the split's shares go one by one through `took_chosen`. The caller
+    settles the game after (`engine.settle`)."""
+    assert plays_chosen(s) and s.phase != SPLIT
     index, players, to_act, phase = s.index, s.players, s.to_act, s.phase
-    if phase == SPLIT:
-        for a in chosen:
-            took_chosen(s, players[index[a.player]], a, played)
-        return
     for a in chosen:
         p = players[index[a.player]]
         at = to_act.index(p.seat)
