@@ -78,7 +78,9 @@ def run(styles: tuple[str, ...], games: int, split: bool) -> dict[str, float]:
 
     if split:
         timed("decide")
-        if hasattr(Arena, "read_moment"):  # (the views made ready for a moment)
+        if moment_calls_rules():  # (the seats deciding at one moment: their views made
+            timed("decide_together")  # ready and their rules called, not `decide`)
+        elif hasattr(Arena, "read_moment"):  # (older trees: the views made ready)
             timed("read_moment")
     plan = lab.Plan(games=games, players=8, styles=styles, seed=1, powers=True)
     start = time.process_time()
@@ -86,6 +88,14 @@ def run(styles: tuple[str, ...], games: int, split: bool) -> dict[str, float]:
         lab.play_game(plan, i)
     seconds = time.process_time() - start
     return {"games_per_s": games / seconds, "seconds": seconds, "bots": inside}
+
+
+def moment_calls_rules() -> bool:
+    """Whether this tree's arena calls the bots' rules for a moment's seats itself
+    (`Arena.decide_together`, `Bot.rules`), not through `Arena.decide` (older trees)."""
+    from companion.bots.styles import Bot
+
+    return hasattr(Bot, "rules")
 
 
 def counted(games: int, mode: str, decisions: Path) -> None:
@@ -97,7 +107,8 @@ def counted(games: int, mode: str, decisions: Path) -> None:
     from companion.bots.arena import Arena
 
     plan = lab.Plan(games=games, players=8, styles=STYLES, seed=7, powers=True)
-    decide = Arena.decide
+    decide, together = Arena.decide, Arena.decide_together
+    whole_moment = moment_calls_rules()  # (else each seat's goes through `decide`)
     if mode == "record":
         chosen: list[int] = []
 
@@ -106,11 +117,21 @@ def counted(games: int, mode: str, decisions: Path) -> None:
             chosen.append(options.index(choice))
             return choice
 
+        def recorded_together(arena: Arena, asked: list) -> list:  # type: ignore[type-arg]
+            choices = together(arena, asked)
+            chosen.extend(o.index(c) for (_, o), c in zip(asked, choices, strict=True))
+            return choices
+
         Arena.decide = recorded  # type: ignore[assignment]
+        if whole_moment:
+            Arena.decide_together = recorded_together  # type: ignore[assignment]
     elif mode in ("replay", "none"):
         read_back = iter(pickle.loads(decisions.read_bytes()))
         Arena.decide = lambda arena, name, options: options[next(read_back)]  # type: ignore
-        if hasattr(Arena, "read_moment"):  # (the views made ready for a moment: the bots')
+        if whole_moment:  # (the moment's views and rules: the bots')
+            Arena.decide_together = lambda arena, asked: [  # type: ignore
+                options[next(read_back)] for _, options in asked]
+        elif hasattr(Arena, "read_moment"):  # (the views made ready for a moment: the bots')
             Arena.read_moment = lambda arena, asked: {}  # type: ignore
     for i in range(0 if mode == "none" else games):
         lab.play_game(plan, i)
@@ -166,8 +187,20 @@ def opcodes(games: int) -> None:
             now[0] = "the arena and the engine"
 
     Arena.decide = kind_decided  # type: ignore[assignment]
+    together = Arena.decide_together
     read_moment = getattr(Arena, "read_moment", None)
-    if read_moment is not None:  # (the views made ready for a moment: the bots', by its kind)
+    if moment_calls_rules():  # (a moment's views and rules: the bots', by its kind)
+
+        def kind_together(arena: Arena, seats: list) -> object:  # type: ignore[type-arg]
+            now[0] = next(a.type for _, options in seats for a in options if a is not None)
+            asked.update([now[0]] * sum(len(options) > 1 for _, options in seats))
+            try:
+                return together(arena, seats)
+            finally:
+                now[0] = "the arena and the engine"
+
+        Arena.decide_together = kind_together  # type: ignore[assignment]
+    elif read_moment is not None:  # (the views made ready for a moment: the bots', by kind)
 
         def kind_read(arena: Arena, asked: list) -> object:  # type: ignore[type-arg]
             now[0] = next(a.type for _, options in asked for a in options if a is not None)

@@ -16,7 +16,7 @@ from random import Random
 
 from companion.bots.hands import Hands
 from companion.bots.memory import Memory, Story
-from companion.bots.styles import Bot, Option
+from companion.bots.styles import Bot, Option, kind_of_options
 from companion.bots.view import SeatView, my_options
 from companion.rules import Action, GameState, Setup, apply_in_place, legal_actions, new_game
 from companion.rules.engine import pass_window, settle
@@ -63,9 +63,6 @@ class Arena:
         # the real cards each bot holds, when the companion sees none
         self.hands = Hands(setup.players, setup.seed) if setup.cards == "physical" else None
         self.rnds: list[Random] | None = None  # each seat's generator, for random bots
-        # while the players a step waits for decide from one moment (`decide_together`):
-        # each deciding seat's view, renewed once for the moment (`read_moment`)
-        self.moment: dict[str, SeatView] | None = None
         self.views: dict[str, SeatView] = {}  # each seat's, renewed for each decision
 
     def play(self) -> GameState:
@@ -206,12 +203,26 @@ class Arena:
 
     def decide_together(self, asked: list[tuple[str, list[Option]]]) -> list[Option]:
         """Each player's decision among their options, all from the same moment (nothing
-        is applied until all have decided), from one reading of it (`read_moment`)."""
-        self.moment = self.read_moment(asked)
-        try:
-            return [self.ask(name, options) for name, options in asked]
-        finally:
-            self.moment = None
+        is applied until all have decided), from one reading of it (`read_moment`): each
+        seat's view handed straight to its bot's rule for the moment's kind (`Bot.rules`),
+        as `ask` and `decide` hand it one seat at a time (the plain path, which
+        tests/bots/test_arena_moment.py checks this against)."""
+        views, bots, hands = self.read_moment(asked), self.bots, self.hands
+        chosen: list[Option] = []
+        for name, options in asked:
+            if hands is not None:  # (among the cards it holds, as `ask` offers them: two
+                # where the step offered one, then with a view of its own, as `ask` gives it)
+                options = hands.card_options(name, options)
+                view = views.get(name)
+                chosen.append(hands.play(name, options[0] if len(options) == 1 else bots[
+                    name].rules[options[0].type](view, options)  # type: ignore[union-attr]
+                    if view is not None else self.decide(name, options)))
+            elif len(options) == 1:
+                chosen.append(options[0])
+            else:  # (a moment's options are actions of one kind, none a pass)
+                chosen.append(bots[name].rules[options[0].type](  # type: ignore[union-attr]
+                    views.get(name), options))
+        return chosen
 
     def read_moment(self, asked: list[tuple[str, list[Option]]]) -> dict[str, SeatView]:
         """The views of the seats deciding at one moment, made ready at once: the story
@@ -263,22 +274,20 @@ class Arena:
         return hands.play(name, options[0] if len(options) == 1 else self.decide(name, options))
 
     def decide(self, name: str, options: list[Option]) -> Option:
-        """`name`'s bot deciding from its view: the one made ready for the moment, or its
-        view renewed now."""
+        """`name`'s bot deciding alone, from its view renewed now, by its rule for the
+        options' kind (`Bot.rules`)."""
         bot = self.bots[name]
-        moment = self.moment
-        if moment is not None and name in moment:
-            return bot.decide(moment[name], options)
+        rule = bot.rules[kind_of_options(options)]
         if not bot.needs_view:
-            return bot.decide(None, options)
+            return rule(None, options)
         s = self.state
         memory = self.story.memory_of(name, s.events)
         hand = None if self.hands is None else self.hands.hand_of(name)
         view = self.views.get(name)
         if view is None:
             view = self.views[name] = SeatView(s, name, memory, bot.needs_state, hand)
-            return bot.decide(view, options)
-        return bot.decide(view.renew(memory, hand), options)
+            return rule(view, options)
+        return rule(view.renew(memory, hand), options)
 
     @property
     def memories(self) -> dict[str, Memory]:

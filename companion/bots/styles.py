@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import cached_property
 from operator import attrgetter
-from typing import ClassVar, TypeVar
+from typing import ClassVar, TypeVar, cast
 
 from companion.bots import estimate as est
 from companion.bots.view import SeatView
@@ -27,8 +28,10 @@ from companion.rules.actions import (
     Swap,
 )
 from companion.rules.cards import BANG, CLICK, kind_of
+from companion.rules.phases import ACTION_TYPES
 
 Option = Action | None
+Rule = Callable[[SeatView | None, Sequence[Option]], Option]  # (a bot's rule for one kind)
 # (an option's field read in C: a step has many options)
 TARGET, LOOT, VICTIM = attrgetter("target"), attrgetter("loot"), attrgetter("victim")
 A = TypeVar("A", bound=Action)
@@ -52,6 +55,12 @@ class Bot:
     def __init__(self, seed: int) -> None:
         self.rnd = random.Random(seed)
 
+    @cached_property
+    def rules(self) -> dict[str, Rule]:
+        """The rule each kind of decision goes to, by the options' kind, which the arena
+        calls itself (`Arena.decide_together`, `Arena.decide`): `decide` for every kind."""
+        return dict.fromkeys(ACTION_TYPES, self.decide)
+
     def decide(self, view: SeatView | None, options: Sequence[Option]) -> Option:
         raise NotImplementedError
 
@@ -73,22 +82,20 @@ class StyleBot(Bot):
     bonus_weight: ClassVar[float] = 0.5  # how much it cares for the diamond bonus
     painting_weight: ClassVar[float] = 1.0
 
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed)
-        self.handlers: dict[str, Callable[[SeatView, Sequence[Option]], Option]] = {
+    @cached_property
+    def rules(self) -> dict[str, Rule]:
+        """Each kind's own rule below (each given a view: needs_view)."""
+        return cast(dict[str, Rule], {
             "choose": self.choose, "aim": self.aim, "courage": self.courage,
             "take": self.take, "hustle": self.hustle, "swap": self.swap,
             "privilege": self.privilege, "smart": self.smart, "junk": self.junk,
-            "forbid": self.forbid, "reveal": self.anything, "deal": self.anything}
+            "forbid": self.forbid, "reveal": self.anything, "deal": self.anything})
 
     def decide(self, view: SeatView | None, options: Sequence[Option]) -> Option:
         assert view is not None  # (needs_view)
         if len(options) == 1:
             return options[0]
-        first = options[0]
-        if first is None:  # (a pass: never the only option)
-            first = next(a for a in options if a is not None)
-        return self.handlers[first.type](view, options)
+        return self.rules[kind_of_options(options)](view, options)
 
     def best(self, items: Sequence[str], key: Callable[[str], float]) -> str:
         """The item of highest `key`, a tie broken at random (never by seat order, which
@@ -310,6 +317,15 @@ class VengefulBot(StyleBot):
 
     def lies_down(self, view: SeatView) -> bool:
         return est.hit_chance(view) >= 0.4 or (est.deadly(view) and bool(view.aimed_by()))
+
+
+def kind_of_options(options: Sequence[Option]) -> str:
+    """The kind of decision `options` make: their actions' type (a pass is never the only
+    option, nor, but at a window, the first)."""
+    first = options[0]
+    if first is None:
+        first = next(a for a in options if a is not None)
+    return first.type
 
 
 def _pick(options: Sequence[Option], kind: type[A], test: Callable[[A], bool]) -> Option:
