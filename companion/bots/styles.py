@@ -150,11 +150,12 @@ class StyleBot(Bot):
 
     def values(self, view: SeatView) -> dict[str, float]:
         """What each share (every card and the token) is worth to me, worked out once a
-        view, against one `Taker` (a take weighs each share alone and again in pairs)."""
+        view from one reading of its figures (`estimate.worths`; a take weighs each share
+        alone and again in pairs)."""
         known = view.memo.get("values")
         if known is None:
-            known = view.memo["values"] = est.worth_table(
-                est.taker_of(view), self.bonus_weight, self.painting_weight)
+            known = view.memo["values"] = est.worths(
+                view, self.bonus_weight, self.painting_weight)
         return known  # type: ignore[return-value]
 
     def take(self, view: SeatView, options: Sequence[Option]) -> Option:
