@@ -30,7 +30,7 @@ bots' for each kind of decision, a game and a decision.
 
 With `--parts N`: the same games' bytecodes by part, each function's own, with no counting
 wrapper: the arena's steps and the rules engine, the path each decision takes to its
-style's rule (`Arena.ask`, `Arena.decide`, `Arena.read_moment`, the view renewed,
+style's rule (`Arena.ask`, `Arena.decide`, `Arena.decide_together`, the view renewed,
 `StyleBot.decide`), the memories learning the story, and the styles' rules, estimates and
 view parts.
 Figures go to docs/PERFORMANCE.md and docs/BOTS.md.

@@ -72,7 +72,7 @@ class SeatView:
     kept once built are those of that moment: in `memo`, the seat's own figures, and in
     `shared`, those worked out from the table and the memory alone (the players' records,
     the estimates' public figures), which the seats deciding at one
-    moment with the same memory share (`Arena.read_moment`): the same for each of them, so
+    moment with the same memory share (`Arena.decide_together`): the same for each of them, so
     worked out once, not once a seat."""
 
     __slots__ = ("_alone", "_hand", "_masked", "_p", "_s", "me", "memo", "memory", "shared")

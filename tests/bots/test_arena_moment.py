@@ -1,9 +1,9 @@
-"""The seats deciding at one moment decide from views made ready at once
-(`Arena.read_moment`), each handed straight to its bot's rule (`Arena.decide_together`):
-each such view offers its seat exactly what a view of its own, made as it decides and
-sharing no figure with another seat's, offers; and games played so make every decision the
-plain path makes (each seat asked in turn through `Arena.ask`, its view renewed as it is
-asked), at tables of 4 to 8, with and without powers, with digital and physical cards."""
+"""The seats deciding at one moment decide from one reading of it, each view renewed and
+handed straight to its bot's rule (`Arena.decide_together`): each such view offers its
+seat exactly what a view of its own, made as it decides and sharing no figure with another
+seat's, offers; and games played so make every decision the plain path makes (each seat
+asked in turn through `Arena.ask`, its view renewed as it is asked), at tables of 4 to 8,
+with and without powers, with digital and physical cards."""
 
 from __future__ import annotations
 
