@@ -338,7 +338,7 @@ def _later_shares(view: SeatView, bot: StyleBot) -> float:
     """What the Greedy gives up by leaving the split after a double share: its later turns.
     Taking one share, it would get the best now, then one in `standing` of the rest in order
     of worth; counted `LATER_WEIGHT` times, since the others do not all want what it wants."""
-    standing = sum(1 for p in view.players if p.in_split) or 1
+    standing = view.standing() or 1
     table = [*view.table, *(["godfather"] if view.token else [])]
     shares = sorted(map(bot.values(view).__getitem__, table), reverse=True)
     return LATER_WEIGHT * sum(shares[standing::standing])
