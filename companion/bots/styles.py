@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import cached_property
-from operator import attrgetter
+from itertools import compress, repeat
+from operator import attrgetter, eq
 from typing import ClassVar, TypeVar, cast
 
 from companion.bots import estimate as est
@@ -104,7 +105,7 @@ class StyleBot(Bot):
         top = max(keys)
         if keys.count(top) == 1:
             return items[keys.index(top)]
-        return self.rnd.choice([x for x, k in zip(items, keys, strict=True) if k == top])
+        return self.rnd.choice([*compress(items, map(eq, keys, repeat(top)))])  # (the tied)
 
     # -- what a style changes --------------------------------------------------------------
 
