@@ -1,7 +1,7 @@
 """The style bots' speed: whole games of 8 with powers a CPU second, each style alone.
 
     .venv/bin/python bench/style_speed.py [--games 300] [--repeats 3] [--ref-tree DIR]
-    .venv/bin/python bench/style_speed.py --instructions 40 [--ref-tree DIR]
+    .venv/bin/python bench/style_speed.py --instructions 40 [--ref-tree DIR] [--styles greedy]
     .venv/bin/python bench/style_speed.py --opcodes 40
     .venv/bin/python bench/style_speed.py --parts 40
 
@@ -22,6 +22,7 @@ instructions a game of N games of the four styles turning seats (`lab.Plan(games
 players=8, styles=STYLES, seed=7, powers=True)`), the imports taken off (the same run with
 no game), in each tree; and the arena's and the engine's part alone: the same games again
 with each bot's decision read back from a first run (at no cost), so the rest is the bots'.
+`--styles` (comma-separated) counts games of those styles instead, e.g. the greedy alone.
 
 With `--opcodes N`: where those games' Python work goes, counted in bytecodes the
 interpreter runs (`sys.settrace` with opcode events; a count the load does not move either,
@@ -98,7 +99,7 @@ def moment_calls_rules() -> bool:
     return hasattr(Bot, "rules")
 
 
-def counted(games: int, mode: str, decisions: Path) -> None:
+def counted(games: int, mode: str, decisions: Path, styles: tuple[str, ...] = STYLES) -> None:
     """Play games 0 to `games`-1 of the instructions' plan: "whole" as `companion simulate`
     plays them, "record" too, writing each decision's index among its options to
     `decisions`, "replay" with each decision read back from there, "none" only the
@@ -106,7 +107,7 @@ def counted(games: int, mode: str, decisions: Path) -> None:
     from companion.bots import lab
     from companion.bots.arena import Arena
 
-    plan = lab.Plan(games=games, players=8, styles=STYLES, seed=7, powers=True)
+    plan = lab.Plan(games=games, players=8, styles=styles, seed=7, powers=True)
     decide, together = Arena.decide, Arena.decide_together
     whole_moment = moment_calls_rules()  # (else each seat's goes through `decide`)
     if mode == "record":
@@ -250,7 +251,7 @@ def parts(games: int) -> None:
         print(f"  {part}: {n / games:,.0f} ({n / total:.0%})")
 
 
-def instructions(tree: Path, games: int) -> tuple[float, float]:
+def instructions(tree: Path, games: int, styles: str) -> tuple[float, float]:
     """The instructions a game in `tree`: whole games, and the arena's and engine's part."""
     decisions = Path(f"/tmp/style-decisions-{os.getpid()}.pickle")
 
@@ -259,8 +260,8 @@ def instructions(tree: Path, games: int) -> tuple[float, float]:
             [*(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
                if valgrind else []),
              sys.executable, __file__, "--count", mode, "--games", str(n), "--decisions",
-             str(decisions)], check=True, capture_output=True, text=True, cwd=tree,
-            env={**os.environ, "PYTHONPATH": str(tree)})
+             str(decisions), "--styles", styles], check=True, capture_output=True, text=True,
+            cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)})
         found = re.search(r"Collected : (\d+)", out.stderr)
         return int(found.group(1)) if found else 0
 
@@ -297,6 +298,8 @@ def main() -> None:
                         help="only count the bytecodes a game over N games, by part")
     parser.add_argument("--opcodes", type=int, metavar="N",
                         help="only count the bytecodes a game over N games, by decision kind")
+    parser.add_argument("--styles", default=",".join(STYLES),
+                        help="with --instructions: the styles at the table (turning seats)")
     parser.add_argument("--count", help=argparse.SUPPRESS)  # (a run under callgrind)
     parser.add_argument("--decisions", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -305,7 +308,7 @@ def main() -> None:
         return
     trees = {"this tree": ROOT, **({args.ref_tree.name: args.ref_tree} if args.ref_tree else {})}
     if args.count:
-        counted(args.games, args.count, args.decisions)
+        counted(args.games, args.count, args.decisions, tuple(args.styles.split(",")))
         return
     if args.opcodes:
         opcodes(args.opcodes)
@@ -315,7 +318,7 @@ def main() -> None:
         return
     if args.instructions:
         for name, tree in trees.items():
-            whole, floor = instructions(tree, args.instructions)
+            whole, floor = instructions(tree, args.instructions, args.styles)
             print(f"{name}: {whole / 1e6:.2f} M instructions a game, the arena and the engine "
                   f"{floor / 1e6:.2f} M, the bots {(whole - floor) / 1e6:.2f} M "
                   f"({(whole - floor) / whole:.0%})", flush=True)
