@@ -268,7 +268,9 @@ class GreedyBot(StyleBot):
     painting_weight = 1.5
 
     def target(self, view: SeatView, names: list[str]) -> str:
-        counts = est.diamond_counts(view)
+        # (the others' diamonds as the table saw them go: `diamond_counts` less my own, which
+        # no target is, read without the copy that counts mine exactly)
+        counts = est.seen_diamonds(view)
         rival = self.best(names, counts.__getitem__)
         if counts[rival] > 0:
             return rival
