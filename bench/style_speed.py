@@ -108,7 +108,7 @@ def counted(games: int, mode: str, decisions: Path, styles: tuple[str, ...] = ST
     from companion.bots.arena import Arena
 
     plan = lab.Plan(games=games, players=8, styles=styles, seed=7, powers=True)
-    decide, together = Arena.decide, Arena.decide_together
+    decide, together = Arena.decide, getattr(Arena, "decide_together", None)
     whole_moment = moment_calls_rules()  # (else each seat's goes through `decide`)
     if mode == "record":
         chosen: list[int] = []
@@ -119,7 +119,7 @@ def counted(games: int, mode: str, decisions: Path, styles: tuple[str, ...] = ST
             return choice
 
         def recorded_together(arena: Arena, asked: list) -> list:  # type: ignore[type-arg]
-            choices = together(arena, asked)
+            choices = together(arena, asked)  # type: ignore[misc]  # (whole_moment: there)
             chosen.extend(o.index(c) for (_, o), c in zip(asked, choices, strict=True))
             return choices
 
@@ -188,9 +188,9 @@ def opcodes(games: int) -> None:
             now[0] = "the arena and the engine"
 
     Arena.decide = kind_decided  # type: ignore[assignment]
-    together = Arena.decide_together
     read_moment = getattr(Arena, "read_moment", None)
     if moment_calls_rules():  # (a moment's views and rules: the bots', by its kind)
+        together = Arena.decide_together
 
         def kind_together(arena: Arena, seats: list) -> object:  # type: ignore[type-arg]
             now[0] = next(a.type for _, options in seats for a in options if a is not None)
