@@ -68,7 +68,9 @@ def diamond_counts(view: SeatView) -> dict[str, int]:
 
 
 def riches(view: SeatView) -> dict[str, int]:
-    """How rich each living player seems, the diamond bonus counted where it lies now."""
+    """How rich each other living player seems, the diamond bonus counted where it lies
+    now (my own diamonds counted exactly, as they decide where it lies); my own entry is
+    the table's guess, not my wealth (the targets these are read for are the others)."""
     counts = diamond_counts(view)
     top = [*sorted(counts.values(), reverse=True), 0, 0]
     shared = view.shared
@@ -76,9 +78,6 @@ def riches(view: SeatView) -> dict[str, int]:
     if seem is None:  # (each living player's wealth as the table sees it: shared)
         seem = shared["riches"] = {name: seen_worth(power, count, seen)
                                    for name, power, count, seen in view.living_loot()}
-    me = view.me
-    if me in seem:
-        seem = {**seem, me: wealth(view.loot, view.power)}  # (mine exactly)
     if top[0] > top[1]:  # (the bonus lies with one player: the one with the most)
         holder = max(counts, key=counts.__getitem__)
         seem = {**seem, holder: seem[holder] + DIAMOND_BONUS}
