@@ -1,7 +1,7 @@
 """The style bots' speed: whole games of 8 with powers a CPU second, each style alone.
 
     .venv/bin/python bench/style_speed.py [--games 300] [--repeats 3] [--ref-tree DIR]
-    .venv/bin/python bench/style_speed.py --instructions 40 [--ref-tree DIR]
+    .venv/bin/python bench/style_speed.py --instructions 40 [--ref-tree DIR] [--styles greedy]
     .venv/bin/python bench/style_speed.py --opcodes 40
     .venv/bin/python bench/style_speed.py --parts 40
 
@@ -22,6 +22,7 @@ instructions a game of N games of the four styles turning seats (`lab.Plan(games
 players=8, styles=STYLES, seed=7, powers=True)`), the imports taken off (the same run with
 no game), in each tree; and the arena's and the engine's part alone: the same games again
 with each bot's decision read back from a first run (at no cost), so the rest is the bots'.
+`--styles` (comma-separated) counts games of those styles instead, e.g. the greedy alone.
 
 With `--opcodes N`: where those games' Python work goes, counted in bytecodes the
 interpreter runs (`sys.settrace` with opcode events; a count the load does not move either,
@@ -30,7 +31,7 @@ bots' for each kind of decision, a game and a decision.
 
 With `--parts N`: the same games' bytecodes by part, each function's own, with no counting
 wrapper: the arena's steps and the rules engine, the path each decision takes to its
-style's rule (`Arena.ask`, `Arena.decide`, `Arena.read_moment`, the view renewed,
+style's rule (`Arena.ask`, `Arena.decide`, `Arena.decide_together`, the view renewed,
 `StyleBot.decide`), the memories learning the story, and the styles' rules, estimates and
 view parts.
 Figures go to docs/PERFORMANCE.md and docs/BOTS.md.
@@ -78,7 +79,9 @@ def run(styles: tuple[str, ...], games: int, split: bool) -> dict[str, float]:
 
     if split:
         timed("decide")
-        if hasattr(Arena, "read_moment"):  # (the views made ready for a moment)
+        if moment_calls_rules():  # (the seats deciding at one moment: their views made
+            timed("decide_together")  # ready and their rules called, not `decide`)
+        elif hasattr(Arena, "read_moment"):  # (older trees: the views made ready)
             timed("read_moment")
     plan = lab.Plan(games=games, players=8, styles=styles, seed=1, powers=True)
     start = time.process_time()
@@ -88,7 +91,15 @@ def run(styles: tuple[str, ...], games: int, split: bool) -> dict[str, float]:
     return {"games_per_s": games / seconds, "seconds": seconds, "bots": inside}
 
 
-def counted(games: int, mode: str, decisions: Path) -> None:
+def moment_calls_rules() -> bool:
+    """Whether this tree's arena calls the bots' rules for a moment's seats itself
+    (`Arena.decide_together`, `Bot.rules`), not through `Arena.decide` (older trees)."""
+    from companion.bots.styles import Bot
+
+    return hasattr(Bot, "rules")
+
+
+def counted(games: int, mode: str, decisions: Path, styles: tuple[str, ...] = STYLES) -> None:
     """Play games 0 to `games`-1 of the instructions' plan: "whole" as `companion simulate`
     plays them, "record" too, writing each decision's index among its options to
     `decisions`, "replay" with each decision read back from there, "none" only the
@@ -96,8 +107,9 @@ def counted(games: int, mode: str, decisions: Path) -> None:
     from companion.bots import lab
     from companion.bots.arena import Arena
 
-    plan = lab.Plan(games=games, players=8, styles=STYLES, seed=7, powers=True)
-    decide = Arena.decide
+    plan = lab.Plan(games=games, players=8, styles=styles, seed=7, powers=True)
+    decide, together = Arena.decide, getattr(Arena, "decide_together", None)
+    whole_moment = moment_calls_rules()  # (else each seat's goes through `decide`)
     if mode == "record":
         chosen: list[int] = []
 
@@ -106,11 +118,21 @@ def counted(games: int, mode: str, decisions: Path) -> None:
             chosen.append(options.index(choice))
             return choice
 
+        def recorded_together(arena: Arena, asked: list) -> list:  # type: ignore[type-arg]
+            choices = together(arena, asked)  # type: ignore[misc]  # (whole_moment: there)
+            chosen.extend(o.index(c) for (_, o), c in zip(asked, choices, strict=True))
+            return choices
+
         Arena.decide = recorded  # type: ignore[assignment]
+        if whole_moment:
+            Arena.decide_together = recorded_together  # type: ignore[assignment]
     elif mode in ("replay", "none"):
         read_back = iter(pickle.loads(decisions.read_bytes()))
         Arena.decide = lambda arena, name, options: options[next(read_back)]  # type: ignore
-        if hasattr(Arena, "read_moment"):  # (the views made ready for a moment: the bots')
+        if whole_moment:  # (the moment's views and rules: the bots')
+            Arena.decide_together = lambda arena, asked: [  # type: ignore
+                options[next(read_back)] for _, options in asked]
+        elif hasattr(Arena, "read_moment"):  # (the views made ready for a moment: the bots')
             Arena.read_moment = lambda arena, asked: {}  # type: ignore
     for i in range(0 if mode == "none" else games):
         lab.play_game(plan, i)
@@ -167,7 +189,19 @@ def opcodes(games: int) -> None:
 
     Arena.decide = kind_decided  # type: ignore[assignment]
     read_moment = getattr(Arena, "read_moment", None)
-    if read_moment is not None:  # (the views made ready for a moment: the bots', by its kind)
+    if moment_calls_rules():  # (a moment's views and rules: the bots', by its kind)
+        together = Arena.decide_together
+
+        def kind_together(arena: Arena, seats: list) -> object:  # type: ignore[type-arg]
+            now[0] = next(a.type for _, options in seats for a in options if a is not None)
+            asked.update([now[0]] * sum(len(options) > 1 for _, options in seats))
+            try:
+                return together(arena, seats)
+            finally:
+                now[0] = "the arena and the engine"
+
+        Arena.decide_together = kind_together  # type: ignore[assignment]
+    elif read_moment is not None:  # (the views made ready for a moment: the bots', by kind)
 
         def kind_read(arena: Arena, asked: list) -> object:  # type: ignore[type-arg]
             now[0] = next(a.type for _, options in asked for a in options if a is not None)
@@ -217,7 +251,7 @@ def parts(games: int) -> None:
         print(f"  {part}: {n / games:,.0f} ({n / total:.0%})")
 
 
-def instructions(tree: Path, games: int) -> tuple[float, float]:
+def instructions(tree: Path, games: int, styles: str) -> tuple[float, float]:
     """The instructions a game in `tree`: whole games, and the arena's and engine's part."""
     decisions = Path(f"/tmp/style-decisions-{os.getpid()}.pickle")
 
@@ -226,8 +260,8 @@ def instructions(tree: Path, games: int) -> tuple[float, float]:
             [*(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
                if valgrind else []),
              sys.executable, __file__, "--count", mode, "--games", str(n), "--decisions",
-             str(decisions)], check=True, capture_output=True, text=True, cwd=tree,
-            env={**os.environ, "PYTHONPATH": str(tree)})
+             str(decisions), "--styles", styles], check=True, capture_output=True, text=True,
+            cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)})
         found = re.search(r"Collected : (\d+)", out.stderr)
         return int(found.group(1)) if found else 0
 
@@ -264,6 +298,8 @@ def main() -> None:
                         help="only count the bytecodes a game over N games, by part")
     parser.add_argument("--opcodes", type=int, metavar="N",
                         help="only count the bytecodes a game over N games, by decision kind")
+    parser.add_argument("--styles", default=",".join(STYLES),
+                        help="with --instructions: the styles at the table (turning seats)")
     parser.add_argument("--count", help=argparse.SUPPRESS)  # (a run under callgrind)
     parser.add_argument("--decisions", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -272,7 +308,7 @@ def main() -> None:
         return
     trees = {"this tree": ROOT, **({args.ref_tree.name: args.ref_tree} if args.ref_tree else {})}
     if args.count:
-        counted(args.games, args.count, args.decisions)
+        counted(args.games, args.count, args.decisions, tuple(args.styles.split(",")))
         return
     if args.opcodes:
         opcodes(args.opcodes)
@@ -282,7 +318,7 @@ def main() -> None:
         return
     if args.instructions:
         for name, tree in trees.items():
-            whole, floor = instructions(tree, args.instructions)
+            whole, floor = instructions(tree, args.instructions, args.styles)
             print(f"{name}: {whole / 1e6:.2f} M instructions a game, the arena and the engine "
                   f"{floor / 1e6:.2f} M, the bots {(whole - floor) / 1e6:.2f} M "
                   f"({(whole - floor) / whole:.0%})", flush=True)

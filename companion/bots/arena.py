@@ -16,7 +16,7 @@ from random import Random
 
 from companion.bots.hands import Hands
 from companion.bots.memory import Memory, Story
-from companion.bots.styles import Bot, Option
+from companion.bots.styles import Bot, Option, kind_of_options
 from companion.bots.view import SeatView, my_options
 from companion.rules import Action, GameState, Setup, apply_in_place, legal_actions, new_game
 from companion.rules.engine import pass_window, settle
@@ -63,9 +63,6 @@ class Arena:
         # the real cards each bot holds, when the companion sees none
         self.hands = Hands(setup.players, setup.seed) if setup.cards == "physical" else None
         self.rnds: list[Random] | None = None  # each seat's generator, for random bots
-        # while the players a step waits for decide from one moment (`decide_together`):
-        # each deciding seat's view, renewed once for the moment (`read_moment`)
-        self.moment: dict[str, SeatView] | None = None
         self.views: dict[str, SeatView] = {}  # each seat's, renewed for each decision
 
     def play(self) -> GameState:
@@ -206,21 +203,15 @@ class Arena:
 
     def decide_together(self, asked: list[tuple[str, list[Option]]]) -> list[Option]:
         """Each player's decision among their options, all from the same moment (nothing
-        is applied until all have decided), from one reading of it (`read_moment`)."""
-        self.moment = self.read_moment(asked)
-        try:
-            return [self.ask(name, options) for name, options in asked]
-        finally:
-            self.moment = None
-
-    def read_moment(self, asked: list[tuple[str, list[Option]]]) -> dict[str, SeatView]:
-        """The views of the seats deciding at one moment, made ready at once: the story
-        read once, each memory brought up to date once, and the views of the seats with
-        the same memory sharing the figures worked out from the table and that memory
-        alone (`SeatView.shared`: the same for each of them, so worked out once). Each
-        view is its own seat's (its own hand, face-down card and loot, and its memory);
-        a seat with one option, or whose bot looks at nothing, gets none."""
-        s, views, story, hands = self.state, self.views, self.story, self.hands
+        is applied until all have decided), read once: the story read once, each memory
+        brought up to date once, and each seat's view renewed and handed straight to its
+        bot's rule for the moment's kind (`Bot.rules`), not through `ask` and `decide` (the
+        plain path, which tests/bots/test_arena_moment.py checks this against). Each view
+        is its own seat's (its own hand, face-down card and loot, and its memory); the
+        views of the seats with the same memory share the figures worked out from the
+        table and that memory alone (`SeatView.shared`: the same for each of them, so
+        worked out once). A seat with one option, or whose bot looks at nothing, gets none."""
+        s, views, story, hands, bots = self.state, self.views, self.story, self.hands, self.bots
         events = s.events
         if story.read < len(events):
             story.catch_up(events)
@@ -229,24 +220,31 @@ class Arena:
             common.hear()
         # the figures each memory's seats share (the shared memory's: most seats')
         shared_by: dict[Memory, dict[str, object]] = {common: {}}
-        ready: dict[str, SeatView] = {}
+        chosen: list[Option] = []
         for name, options in asked:
+            if hands is not None:  # (among the cards it holds, as `ask` offers them)
+                options = hands.card_options(name, options)
             if len(options) < 2:
-                continue
-            view = views.get(name)
-            if view is None:
-                bot = self.bots[name]
-                if not bot.needs_view:
-                    continue
-                view = views[name] = SeatView(s, name, common, bot.needs_state)
-            memory = own.get(name, common)  # (own: a seat that learned a secret of its own)
-            if memory not in shared_by:
-                if memory.heard < learned:
-                    memory.hear()
-                shared_by[memory] = {}
-            ready[name] = view.renew(memory, None if hands is None else hands.hand_of(name),
-                                     shared_by[memory])
-        return ready
+                choice = options[0]
+            else:  # (a moment's options are actions of one kind, none a pass)
+                bot = bots[name]
+                rule = bot.rules[options[0].type]  # type: ignore[union-attr]
+                view = views.get(name)
+                if view is None and not bot.needs_view:
+                    choice = rule(None, options)
+                else:
+                    if view is None:
+                        view = views[name] = SeatView(s, name, common, bot.needs_state)
+                    memory = own.get(name, common)  # (own: a seat that learned a secret)
+                    shared = shared_by.get(memory)
+                    if shared is None:
+                        if memory.heard < learned:
+                            memory.hear()
+                        shared = shared_by[memory] = {}
+                    choice = rule(view.renew(memory, None if hands is None else hands.hand_of(
+                        name), shared), options)
+            chosen.append(choice if hands is None else hands.play(name, choice))
+        return chosen
 
     def options_of(self, pending: list[Action], kind: str, name: str) -> list[Action]:
         """`name`'s options among `pending` actions of one kind, as its seat may know them."""
@@ -263,22 +261,20 @@ class Arena:
         return hands.play(name, options[0] if len(options) == 1 else self.decide(name, options))
 
     def decide(self, name: str, options: list[Option]) -> Option:
-        """`name`'s bot deciding from its view: the one made ready for the moment, or its
-        view renewed now."""
+        """`name`'s bot deciding alone, from its view renewed now, by its rule for the
+        options' kind (`Bot.rules`)."""
         bot = self.bots[name]
-        moment = self.moment
-        if moment is not None and name in moment:
-            return bot.decide(moment[name], options)
+        rule = bot.rules[kind_of_options(options)]
         if not bot.needs_view:
-            return bot.decide(None, options)
+            return rule(None, options)
         s = self.state
         memory = self.story.memory_of(name, s.events)
         hand = None if self.hands is None else self.hands.hand_of(name)
         view = self.views.get(name)
         if view is None:
             view = self.views[name] = SeatView(s, name, memory, bot.needs_state, hand)
-            return bot.decide(view, options)
-        return bot.decide(view.renew(memory, hand), options)
+            return rule(view, options)
+        return rule(view.renew(memory, hand), options)
 
     @property
     def memories(self) -> dict[str, Memory]:

@@ -68,7 +68,9 @@ def diamond_counts(view: SeatView) -> dict[str, int]:
 
 
 def riches(view: SeatView) -> dict[str, int]:
-    """How rich each living player seems, the diamond bonus counted where it lies now."""
+    """How rich each other living player seems, the diamond bonus counted where it lies
+    now (my own diamonds counted exactly, as they decide where it lies); my own entry is
+    the table's guess, not my wealth (the targets these are read for are the others)."""
     counts = diamond_counts(view)
     top = [*sorted(counts.values(), reverse=True), 0, 0]
     shared = view.shared
@@ -76,9 +78,6 @@ def riches(view: SeatView) -> dict[str, int]:
     if seem is None:  # (each living player's wealth as the table sees it: shared)
         seem = shared["riches"] = {name: seen_worth(power, count, seen)
                                    for name, power, count, seen in view.living_loot()}
-    me = view.me
-    if me in seem:
-        seem = {**seem, me: wealth(view.loot, view.power)}  # (mine exactly)
     if top[0] > top[1]:  # (the bonus lies with one player: the one with the most)
         holder = max(counts, key=counts.__getitem__)
         seem = {**seem, holder: seem[holder] + DIAMOND_BONUS}
@@ -101,8 +100,8 @@ def deadly(view: SeatView) -> bool:
 
 class Taker(NamedTuple):
     """What a share's worth depends on, for the player who would take it (a named tuple:
-    one is built for most style-bot decisions and for each playout step, at a quarter of a
-    frozen dataclass's cost)."""
+    one is built for each playout step, at a quarter of a frozen dataclass's cost; a style
+    bot reads the same figures from its view, `worths`)."""
 
     loot: Sequence[str]
     power: str | None
@@ -113,35 +112,47 @@ class Taker(NamedTuple):
     rival_diamonds: int  # the most diamonds another living player holds
 
 
-def taker_of(view: SeatView) -> Taker:
-    """What a share's worth to me depends on (worked out once a view, with the worths,
-    `StyleBot.values`: a decision weighs every share on the table against the same view)."""
+def worths(view: SeatView, bonus_weight: float, painting_weight: float) -> dict[str, float]:
+    """Every share's worth to me (`worth_table` of my `Taker`), read from my view without
+    building the taker: worked out once a view, with `StyleBot.values` (a decision weighs
+    every share on the table against the same view)."""
     others = view.living_names()  # (the living others' diamonds as they were seen)
     if view.me in others:
         others.remove(view.me)
     rival = max(map(view.memory.diamonds.__getitem__, others), default=0)
-    return Taker(view.loot, view.power, view.wounds, view.wound_limit, view.round >= ROUNDS,
-                 bool(view.click and view.discards), rival)
+    loot, power = view.loot, view.power
+    return shares_worth(loot.count("painting") + (power == COLLECTOR), diamonds(loot), rival,
+                        view.wounds, view.wound_limit, view.round >= ROUNDS,
+                        bool(view.click and view.discards), bonus_weight, painting_weight)
 
 
 def worth_table(t: Taker, bonus_weight: float = 0.5, painting_weight: float = 1.0,
                 ) -> dict[str, float]:
-    """Every share's worth to the same taker, by the share (every card of the deck and the
-    token, each kind's worked out once, not once a card on the table: a take weighs the
-    whole table): its money, the next painting of a set, a step towards the diamond bonus,
-    a healed wound, a Bang! back, the next round's desk."""
-    n = t.loot.count("painting") + (t.power == COLLECTOR)
-    bonus = bonus_weight * bonus_step(diamonds(t.loot), t.rival_diamonds)
-    wounds = t.wounds
+    """Every share's worth to the taker `t` (`shares_worth`)."""
+    return shares_worth(t.loot.count("painting") + (t.power == COLLECTOR), diamonds(t.loot),
+                        t.rival_diamonds, t.wounds, t.wound_limit, t.last_round, t.can_reload,
+                        bonus_weight, painting_weight)
+
+
+@lru_cache(maxsize=4096)  # (a few figures each: the same few hundred tables, game after game)
+def shares_worth(paintings: int, mine: int, rival: int, wounds: int, wound_limit: int,
+                 last_round: bool, can_reload: bool, bonus_weight: float,
+                 painting_weight: float) -> dict[str, float]:
+    """Every share's worth to a taker holding `paintings` paintings (the Collector's
+    counted) and `mine` diamonds, against a rival's `rival`, by the share (every card of the
+    deck and the token): its money, the next painting of a set, a step towards the diamond
+    bonus, a healed wound, a Bang! back, the next round's desk. Built once for these
+    figures and handed out as kept: read it, never change it."""
+    bonus = bonus_weight * bonus_step(mine, rival)
     return {
         **BILLS,
         "diamond1000": FACE_VALUE["diamond1000"] + bonus,
         "diamond5000": FACE_VALUE["diamond5000"] + bonus,
         "diamond10000": FACE_VALUE["diamond10000"] + bonus,
-        "painting": PAINTING_GAIN[n] * painting_weight,
-        "first_aid": wounds * WOUND_COST * (2 if wounds + 1 >= t.wound_limit else 1),
-        "clip": 6000 if t.can_reload else 0,
-        TOKEN: 0 if t.last_round else TOKEN_VALUE,
+        "painting": PAINTING_GAIN[paintings] * painting_weight,
+        "first_aid": wounds * WOUND_COST * (2 if wounds + 1 >= wound_limit else 1),
+        "clip": 6000 if can_reload else 0,
+        TOKEN: 0 if last_round else TOKEN_VALUE,
     }
 
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from operator import attrgetter
-from typing import ClassVar, TypeVar
+from functools import cached_property
+from itertools import compress, repeat
+from operator import attrgetter, eq
+from typing import ClassVar, TypeVar, cast
 
 from companion.bots import estimate as est
 from companion.bots.view import SeatView
@@ -27,8 +29,10 @@ from companion.rules.actions import (
     Swap,
 )
 from companion.rules.cards import BANG, CLICK, kind_of
+from companion.rules.phases import ACTION_TYPES
 
 Option = Action | None
+Rule = Callable[[SeatView | None, Sequence[Option]], Option]  # (a bot's rule for one kind)
 # (an option's field read in C: a step has many options)
 TARGET, LOOT, VICTIM = attrgetter("target"), attrgetter("loot"), attrgetter("victim")
 A = TypeVar("A", bound=Action)
@@ -52,6 +56,12 @@ class Bot:
     def __init__(self, seed: int) -> None:
         self.rnd = random.Random(seed)
 
+    @cached_property
+    def rules(self) -> dict[str, Rule]:
+        """The rule each kind of decision goes to, by the options' kind, which the arena
+        calls itself (`Arena.decide_together`, `Arena.decide`): `decide` for every kind."""
+        return dict.fromkeys(ACTION_TYPES, self.decide)
+
     def decide(self, view: SeatView | None, options: Sequence[Option]) -> Option:
         raise NotImplementedError
 
@@ -73,22 +83,20 @@ class StyleBot(Bot):
     bonus_weight: ClassVar[float] = 0.5  # how much it cares for the diamond bonus
     painting_weight: ClassVar[float] = 1.0
 
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed)
-        self.handlers: dict[str, Callable[[SeatView, Sequence[Option]], Option]] = {
+    @cached_property
+    def rules(self) -> dict[str, Rule]:
+        """Each kind's own rule below (each given a view: needs_view)."""
+        return cast(dict[str, Rule], {
             "choose": self.choose, "aim": self.aim, "courage": self.courage,
             "take": self.take, "hustle": self.hustle, "swap": self.swap,
             "privilege": self.privilege, "smart": self.smart, "junk": self.junk,
-            "forbid": self.forbid, "reveal": self.anything, "deal": self.anything}
+            "forbid": self.forbid, "reveal": self.anything, "deal": self.anything})
 
     def decide(self, view: SeatView | None, options: Sequence[Option]) -> Option:
         assert view is not None  # (needs_view)
         if len(options) == 1:
             return options[0]
-        first = options[0]
-        if first is None:  # (a pass: never the only option)
-            first = next(a for a in options if a is not None)
-        return self.handlers[first.type](view, options)
+        return self.rules[kind_of_options(options)](view, options)
 
     def best(self, items: Sequence[str], key: Callable[[str], float]) -> str:
         """The item of highest `key`, a tie broken at random (never by seat order, which
@@ -97,7 +105,7 @@ class StyleBot(Bot):
         top = max(keys)
         if keys.count(top) == 1:
             return items[keys.index(top)]
-        return self.rnd.choice([x for x, k in zip(items, keys, strict=True) if k == top])
+        return self.rnd.choice([*compress(items, map(eq, keys, repeat(top)))])  # (the tied)
 
     # -- what a style changes --------------------------------------------------------------
 
@@ -143,11 +151,12 @@ class StyleBot(Bot):
 
     def values(self, view: SeatView) -> dict[str, float]:
         """What each share (every card and the token) is worth to me, worked out once a
-        view, against one `Taker` (a take weighs each share alone and again in pairs)."""
+        view from one reading of its figures (`estimate.worths`; a take weighs each share
+        alone and again in pairs)."""
         known = view.memo.get("values")
         if known is None:
-            known = view.memo["values"] = est.worth_table(
-                est.taker_of(view), self.bonus_weight, self.painting_weight)
+            known = view.memo["values"] = est.worths(
+                view, self.bonus_weight, self.painting_weight)
         return known  # type: ignore[return-value]
 
     def take(self, view: SeatView, options: Sequence[Option]) -> Option:
@@ -259,7 +268,9 @@ class GreedyBot(StyleBot):
     painting_weight = 1.5
 
     def target(self, view: SeatView, names: list[str]) -> str:
-        counts = est.diamond_counts(view)
+        # (the others' diamonds as the table saw them go: `diamond_counts` less my own, which
+        # no target is, read without the copy that counts mine exactly)
+        counts = est.seen_diamonds(view)
         rival = self.best(names, counts.__getitem__)
         if counts[rival] > 0:
             return rival
@@ -312,6 +323,15 @@ class VengefulBot(StyleBot):
         return est.hit_chance(view) >= 0.4 or (est.deadly(view) and bool(view.aimed_by()))
 
 
+def kind_of_options(options: Sequence[Option]) -> str:
+    """The kind of decision `options` make: their actions' type (a pass is never the only
+    option, nor, but at a window, the first)."""
+    first = options[0]
+    if first is None:
+        first = next(a for a in options if a is not None)
+    return first.type
+
+
 def _pick(options: Sequence[Option], kind: type[A], test: Callable[[A], bool]) -> Option:
     """The first option of `kind` passing `test`; else the first option (always a legal one)."""
     return next((a for a in options if isinstance(a, kind) and test(a)), options[0])
@@ -321,7 +341,7 @@ def _later_shares(view: SeatView, bot: StyleBot) -> float:
     """What the Greedy gives up by leaving the split after a double share: its later turns.
     Taking one share, it would get the best now, then one in `standing` of the rest in order
     of worth; counted `LATER_WEIGHT` times, since the others do not all want what it wants."""
-    standing = sum(1 for p in view.players if p.in_split) or 1
+    standing = view.standing() or 1
     table = [*view.table, *(["godfather"] if view.token else [])]
     shares = sorted(map(bot.values(view).__getitem__, table), reverse=True)
     return LATER_WEIGHT * sum(shares[standing::standing])

@@ -15,6 +15,7 @@ same neutral filler whatever it really was, so that it can sample what it cannot
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import NamedTuple
 
 from companion.bots.memory import Bullets, Memory
@@ -25,6 +26,7 @@ from companion.rules.powers import wound_limit
 from companion.rules.state import Player
 
 FILLER = "bill5000"  # what the masked piles hold in place of the real cards
+IN_SPLIT = attrgetter("in_split")  # (a player's, read in C)
 NOBODY: list[str] = []  # (`SeatView.aimed_by` when nobody aims at me: never changed)
 
 
@@ -72,7 +74,7 @@ class SeatView:
     kept once built are those of that moment: in `memo`, the seat's own figures, and in
     `shared`, those worked out from the table and the memory alone (the players' records,
     the estimates' public figures), which the seats deciding at one
-    moment with the same memory share (`Arena.read_moment`): the same for each of them, so
+    moment with the same memory share (`Arena.decide_together`): the same for each of them, so
     worked out once, not once a seat."""
 
     __slots__ = ("_alone", "_hand", "_masked", "_p", "_s", "me", "memo", "memory", "shared")
@@ -215,6 +217,10 @@ class SeatView:
     def living_names(self) -> list[str]:
         """Who is alive, in seating order, me included."""
         return list(self._s.living_names)
+
+    def standing(self) -> int:
+        """How many players are still in the split (`Seen.in_split`), without their records."""
+        return sum(map(IN_SPLIT, self._s.players))
 
     def aimers(self) -> list[Seen]:
         """The living players aiming at me now, in seating order."""

@@ -302,21 +302,42 @@ def plays_chosen(s: GameState) -> bool:
 
 def play_chosen(s: GameState, chosen: Sequence[Action], played: list[Action]) -> None:
     """Apply the choices of a bullet choice, a hold-up or courage that the players it waits
-    for made from the same moment (`asked_at_step`: the style bots, `bots/arena.py`), as
-    `by_seat` applies its draws: the step's own effect for each (the step read once, not
-    once a choice); the split's shares go one by one through `took_chosen`. The caller
-    settles the game after (`engine.settle`)."""
-    assert plays_chosen(s) and s.phase != SPLIT
-    index, players, to_act, phase = s.index, s.players, s.to_act, s.phase
-    for a in chosen:
-        p = players[index[a.player]]
-        at = to_act.index(p.seat)
-        if phase == CHOOSE:
-            chose(s, p, at, BANG if a.card == BANG else CLICK, played)  # type: ignore[attr-defined]
-        elif phase == HOLDUP:
-            aimed(s, p, at, a, played)  # type: ignore[arg-type]
-        else:
-            decided(s, p, at, a.down is True, played)  # type: ignore[attr-defined]
+    for made from the same moment, one for each, in the order it waits for them
+    (`asked_at_step`: the style bots, `bots/arena.py`), as `by_seat` applies its draws:
+    the step's own effect for each (`chose`, `aimed`, `decided`, written out here: the
+    step read once and those it waits for let go at once, not once a choice); the split's
+    shares go one by one through `took_chosen`. The caller settles the game after
+    (`engine.settle`)."""
+    phase, players, to_act = s.phase, s.players, s.to_act
+    assert plays_chosen(s) and phase != SPLIT and len(chosen) == len(to_act)
+    if phase == CHOOSE:
+        for a, seat in zip(chosen, to_act, strict=True):
+            p = players[seat]
+            if a.card == BANG:  # type: ignore[attr-defined]  # (a `Choose`)
+                p.bang -= 1
+                p.card = BANG
+            else:
+                p.click -= 1
+                p.card = CLICK
+        to_act.clear()
+    elif phase == HOLDUP:
+        index = s.index
+        for a, seat in zip(chosen, to_act, strict=True):
+            p = players[seat]
+            target = a.target  # type: ignore[attr-defined]  # (an `Aim`)
+            if target is not None:
+                p.target = index[target]
+            p.aimed = True
+        to_act.clear()
+        steps.kid_last(s)  # (R25: the Kid aims last, alone)
+    else:
+        for a, seat in zip(chosen, to_act, strict=True):
+            p = players[seat]
+            p.down = down = a.down is True  # type: ignore[attr-defined]  # (a `Courage`)
+            if down:
+                steps.lay_down(s, p)
+        to_act.clear()
+    played += chosen
 
 
 def took_chosen(s: GameState, p: Player, a: Action, played: list[Action]) -> None:

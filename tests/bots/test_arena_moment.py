@@ -1,12 +1,14 @@
-"""The seats deciding at one moment decide from views made ready at once
-(`Arena.read_moment`): each such view offers its seat exactly what a view of its own, made
-as it decides and sharing no figure with another seat's, offers; and games played so make
-every decision the plain path makes (each view renewed as its seat is asked), at tables of
-4 to 8, with and without powers, with digital and physical cards."""
+"""The seats deciding at one moment decide from one reading of it, each view renewed and
+handed straight to its bot's rule (`Arena.decide_together`): each such view offers its
+seat exactly what a view of its own, made as it decides and sharing no figure with another
+seat's, offers; and games played so make every decision the plain path makes (each seat
+asked in turn through `Arena.ask`, its view renewed as it is asked), at tables of 4 to 8,
+with and without powers, with digital and physical cards."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from test_style_view import BY_NAME, CALLED, READ, plain
@@ -14,7 +16,7 @@ from test_style_view import BY_NAME, CALLED, READ, plain
 from companion.bots.arena import Arena
 from companion.bots.lab import make_bot
 from companion.bots.random_bot import random_setup
-from companion.bots.styles import Option
+from companion.bots.styles import Bot, Option, Rule
 from companion.bots.view import SeatView
 from companion.rules import state_to_dict
 
@@ -30,42 +32,59 @@ def offered(view: SeatView) -> dict[str, Any]:
 
 
 class Logged(Arena):
-    """An arena writing down each decision: who, among which options, what."""
+    """An arena writing down each decision where its bot's rule is called (whichever path
+    called it): who, among which options, what."""
 
-    def __init__(self, setup: Any, bots: Any) -> None:
+    def __init__(self, setup: Any, bots: dict[str, Bot]) -> None:
         super().__init__(setup, bots)
         self.log: list[tuple[str, list[Option], Option]] = []
+        for name, bot in bots.items():
+            bot.rules = {kind: self.logged(name, rule) for kind, rule in bot.rules.items()}
 
-    def decide(self, name: str, options: list[Option]) -> Option:
-        choice = super().decide(name, options)
-        self.log.append((name, options, choice))
-        return choice
+    def logged(self, name: str, rule: Rule) -> Rule:
+        def call(view: SeatView | None, options: Sequence[Option]) -> Option:
+            self.seen(name, view)
+            choice = rule(view, options)
+            self.log.append((name, [*options], choice))
+            return choice
+
+        return call
+
+    def seen(self, name: str, view: SeatView | None) -> None:
+        """`name`'s rule is handed `view`."""
 
 
 class Plain(Logged):
-    """Every view renewed as its seat is asked: no view made ready for a moment."""
+    """Each seat of a moment asked in turn (`Arena.ask`), its view renewed as it is asked:
+    no view made ready for a moment."""
 
-    def read_moment(self, asked: list[tuple[str, list[Option]]]) -> dict[str, SeatView]:
-        return {}
+    def decide_together(self, asked: list[tuple[str, list[Option]]]) -> list[Option]:
+        return [self.ask(name, options) for name, options in asked]
 
 
 class Compared(Logged):
-    """Each view made ready for a moment compared, as its seat decides, with a view of its
-    own made then, sharing nothing."""
+    """Each view made ready for a moment compared, as its seat's rule gets it, with a view
+    of its own made then, sharing nothing."""
 
-    def __init__(self, setup: Any, bots: Any) -> None:
+    def __init__(self, setup: Any, bots: dict[str, Bot]) -> None:
         super().__init__(setup, bots)
         self.compared = 0
+        self.at_moment = False
 
-    def decide(self, name: str, options: list[Option]) -> Option:
-        ready = None if self.moment is None else self.moment.get(name)
-        if ready is not None:
+    def decide_together(self, asked: list[tuple[str, list[Option]]]) -> list[Option]:
+        self.at_moment = True
+        try:
+            return super().decide_together(asked)
+        finally:
+            self.at_moment = False
+
+    def seen(self, name: str, view: SeatView | None) -> None:
+        if self.at_moment and view is not None:
             s = self.state
             alone = SeatView(s, name, self.story.memory_of(name, s.events),
                              hand=None if self.hands is None else self.hands.hand_of(name))
-            assert offered(ready) == offered(alone), (name, s.phase, s.round)
+            assert offered(view) == offered(alone), (name, s.phase, s.round)
             self.compared += 1
-        return super().decide(name, options)
 
 
 def games(n: int) -> list[tuple[Any, dict[str, str], int]]:

@@ -58,6 +58,11 @@ class Compared(Arena):
         self.pending.append(choice)
         return choice
 
+    def decide_together(self, asked: list[tuple[str, list[Option]]]) -> list[Option]:
+        chosen = super().decide_together(asked)  # (each seat's rule called, not `ask`)
+        self.pending += chosen
+        return chosen
+
 
 def test_choices_applied_together_reach_the_state_the_rules_reach_one_by_one():
     rnd = random.Random(27)

@@ -1,6 +1,12 @@
 """Bots never see hidden information: a game whose hidden parts are scrambled (the other
 hands, face-down cards and loot, the piles, the generator, the story's secret fields) gives
-every bot the same view, the same options and the same decision."""
+every bot the same view, the same options and the same decision.
+
+The games are watched where the arena hands out decisions: one seat alone (`Arena.ask`)
+and the seats deciding at one moment (`Arena.decide_together`, whose seats' rules are
+called from one reading of the moment, not through `ask`); every decision passes through
+exactly one of the two, at the state it is made from. A bot that peeks at another seat's
+hand fails the check."""
 
 from __future__ import annotations
 
@@ -14,8 +20,8 @@ from companion.bots.arena import Arena
 from companion.bots.lab import STYLES, make_bot
 from companion.bots.memory import Memory
 from companion.bots.random_bot import random_setup
-from companion.bots.styles import Option
-from companion.bots.view import masked_state, my_options, seat_view
+from companion.bots.styles import CautiousBot, Option
+from companion.bots.view import SeatView, masked_state, my_options, seat_view
 from companion.rules import GameState, legal_actions
 
 
@@ -30,7 +36,7 @@ def dump(s: GameState) -> dict[str, Any]:
 
 
 def decision(state: GameState, name: str, style: str, seed: int, options: list[Option]) -> Option:
-    bot = make_bot(style, seed, playouts=4)
+    bot = Peeker(seed) if style == "peeker" else make_bot(style, seed, playouts=4)
     view = seat_view(state, name, Memory(name, tuple(p.name for p in state.players)),
                      masked=bot.needs_state)
     return bot.decide(view, options)
@@ -50,9 +56,18 @@ class Probe(Arena):
         self.styles, self.rnd, self.kinds = styles, rnd, set()
 
     def ask(self, name: str, options: list[Option]) -> Option:
+        self.decides(name, options)
+        return super().ask(name, options)
+
+    def decide_together(self, asked: list[tuple[str, list[Option]]]) -> list[Option]:
+        for name, options in asked:  # (nothing applied until all decided: one state)
+            self.decides(name, options)
+        return super().decide_together(asked)
+
+    def decides(self, name: str, options: list[Option]) -> None:
+        """`name` is about to decide among `options`: sometimes checked."""
         if len(options) > 1 and self.rnd.random() < 0.25:
             self.check(name, options)
-        return super().ask(name, options)
 
     def check(self, name: str, options: list[Option]) -> None:
         real = self.state
@@ -82,6 +97,28 @@ def test_a_scrambled_game_changes_no_decision_of_any_bot(players):
         kinds_seen |= {k for _, k in probe.kinds}
     assert styles_seen == set(STYLES)  # every style was checked, the planner included
     assert {"choose", "aim", "courage", "take"} <= kinds_seen
+
+
+class Peeker(CautiousBot):
+    """A bot that puts a Bang! down when the next seat holds more of them than Click!
+    cards: it reads a hidden hand."""
+
+    style = "peeker"
+
+    def wants_bang(self, view: SeatView) -> bool:
+        s = view._s  # (what no view offers: the whole game)
+        following = s.players[(s.index[view.me] + 1) % len(s.players)]
+        return following.bang > following.click
+
+
+def test_a_bot_peeking_at_another_hand_is_caught():
+    rnd = random.Random(3)
+    setup = random_setup(rnd, 6, rnd.getrandbits(32), powers=True)
+    styles = {name: "peeker" if i % 2 else "cautious" for i, name in enumerate(setup.players)}
+    bots = {n: Peeker(rnd.getrandbits(32)) if s == "peeker" else make_bot(s, rnd.getrandbits(32))
+            for n, s in styles.items()}
+    with pytest.raises(AssertionError, match="'peeker', 'choose'"):  # (a moment's)
+        Probe(setup, bots, styles, rnd).play()
 
 
 def test_the_masked_game_keeps_what_the_table_sees():

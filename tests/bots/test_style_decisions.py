@@ -5,7 +5,9 @@ what they cover, by this same test's `digest`).
 
 A digest covers each decision in order: who decided, among which options, and what. So a
 bot that draws one random number more or less, weighs a share differently or breaks a tie
-another way changes it."""
+another way changes it. Each decision is written down where the arena hands it to the bot:
+its rule for the options' kind (`Bot.rules`, which the bot's `decide` also goes through),
+so the log is the one the bots' `decide` gave when the arena called that."""
 
 from __future__ import annotations
 
@@ -18,17 +20,17 @@ import pytest
 from companion.bots.arena import Arena
 from companion.bots.lab import make_bot
 from companion.bots.random_bot import random_setup
-from companion.bots.styles import Bot, Option
+from companion.bots.styles import Option, Rule
 from companion.bots.view import SeatView
 
 GAMES = 40
 
 
 class Recorded:
-    """A bot's `decide`, each call's seat, options and choice written to `log`."""
+    """A bot's rule, each call's seat, options and choice written to `log`."""
 
-    def __init__(self, name: str, bot: Bot, log: list[str]) -> None:
-        self.name, self.inner, self.log = name, bot.decide, log
+    def __init__(self, name: str, rule: Rule, log: list[str]) -> None:
+        self.name, self.inner, self.log = name, rule, log
 
     def __call__(self, view: SeatView | None, options: Sequence[Option]) -> Option:
         choice = self.inner(view, options)
@@ -46,7 +48,7 @@ def digest(styles: Sequence[str], players: int, powers: bool, cards: str, seed: 
         bots = {}
         for k, name in enumerate(setup.players):
             bot = make_bot(styles[(i + k) % len(styles)], rnd.getrandbits(63))
-            bot.decide = Recorded(name, bot, log)  # type: ignore[method-assign]
+            bot.rules = {kind: Recorded(name, rule, log) for kind, rule in bot.rules.items()}
             bots[name] = bot
         s = Arena(setup, bots).play()
         log.append(f"end|{s.round}|{[p.loot for p in s.players]}|{[p.alive for p in s.players]}")

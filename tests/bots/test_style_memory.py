@@ -34,6 +34,16 @@ class Compared(Arena):
         self.compared = 0
 
     def ask(self, name: str, options: list[Option]) -> Option:
+        self.decides(name)
+        return super().ask(name, options)
+
+    def decide_together(self, asked: list[tuple[str, list[Option]]]) -> list[Option]:
+        for name, _ in asked:  # (the seats deciding at one moment, not through `ask`)
+            self.decides(name)
+        return super().decide_together(asked)
+
+    def decides(self, name: str) -> None:
+        """`name` is about to decide: its memory compared."""
         events = self.state.events
         shared, alone = self.memories[name], self.alone[name]
         shared.update(events)
@@ -42,7 +52,6 @@ class Compared(Arena):
         for who, cards in shared.seen.items():
             assert shared.diamonds[who] == sum(LOOT_KIND[c] == "diamond" for c in cards)
         self.compared += 1
-        return super().ask(name, options)
 
 
 def test_memories_sharing_the_story_remember_what_each_alone_would():

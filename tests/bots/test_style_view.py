@@ -21,7 +21,7 @@ from companion.rules import GameState
 READ = ("me", "bang", "click", "card", "loot", "power", "wounds", "wound_limit", "target",
         "round", "phase", "godfather", "table", "token", "turn", "forbidden", "discards", "out",
         "piles", "state", "players", "me_seen")
-CALLED = ("living_others", "living_names", "aimers", "aimed_by", "living_loot")
+CALLED = ("living_others", "living_names", "aimers", "aimed_by", "living_loot", "standing")
 BY_NAME = ("seat_of", "loot_seen")
 MEMORY = ("me", "seen", "maybe", "bullets", "shot_by", "shots", "diamonds")
 
@@ -57,12 +57,21 @@ class Probe(Arena):
         self.rnd, self.checked_at = rnd, 0
 
     def ask(self, name: str, options: list[Option]) -> Option:
+        self.decides(name, options)
+        return super().ask(name, options)
+
+    def decide_together(self, asked: list[tuple[str, list[Option]]]) -> list[Option]:
+        for name, options in asked:  # (the seats deciding at one moment, not through `ask`)
+            self.decides(name, options)
+        return super().decide_together(asked)
+
+    def decides(self, name: str, options: list[Option]) -> None:
+        """`name` is about to decide among `options`: sometimes checked."""
         if len(options) > 1 and self.rnd.random() < 0.2:
             fake = scramble(self.state, name, self.rnd)
             assert hidden_differs(self.state, fake, name)
             assert parts(fake, name) == parts(self.state, name), (name, self.state.phase)
             self.checked_at += 1
-        return super().ask(name, options)
 
 
 def test_a_view_offers_exactly_the_parts_checked_here():
