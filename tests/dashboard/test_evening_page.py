@@ -4,6 +4,8 @@ ending the night."""
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 from test_languages_and_end import play_to_the_end, start
 from test_referee import log_in
@@ -61,3 +63,21 @@ def test_the_table_view_of_a_spectator_has_no_end_button(live, open_page):
     expect(page.locator("#evening")).to_be_visible()  # no game yet: the night so far
     expect(page.locator("#evening-none")).to_have_text("No game finished tonight yet.")
     expect(page.locator("#evening-end")).to_have_count(0)
+
+
+def test_the_night_shows_when_its_script_runs_after_the_first_state(browser, live):
+    """On a slow tablet the page's module scripts can arrive after the stream's first state:
+    evening.js is held here until the page has drawn it, and still shows the night."""
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    try:
+        page = context.new_page()
+        held: list = []
+        page.route("**/js/evening.js", lambda route: held.append(route))
+        page.goto(live.url + "/", wait_until="commit")
+        expect(page.locator("body")).to_have_attribute("data-revision", re.compile(r"\d"))
+        assert len(held) == 1 and page.locator("#evening").is_hidden()
+        held[0].continue_()
+        expect(page.locator("#evening")).to_be_visible()  # no game yet: the night so far
+        expect(page.locator("#evening-none")).to_have_text("No game finished tonight yet.")
+    finally:
+        context.close()

@@ -5,6 +5,7 @@
 // with Web Audio. A switch and a volume, remembered on this device; the page's "Sound off"
 // silences the caller too. Events already in the log when the page opens are not read.
 
+import { followState } from "./live.js";
 import { t } from "./words.js";
 
 const STORED = { on: "caller", volume: "caller-volume" };
@@ -83,4 +84,4 @@ function controls(button, volume) {
 }
 
 controls(document.getElementById("caller"), document.getElementById("caller-volume"));
-window.addEventListener("table-state", (e) => follow(e.detail));
+followState(follow);

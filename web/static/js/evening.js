@@ -3,7 +3,7 @@
 // no game is in play, hidden during a game. The Godfather's tablet (logged in) can end the
 // night with two taps; the next game then begins a new one.
 
-import { el, replace } from "./live.js";
+import { el, followState, replace } from "./live.js";
 import { listWords, money, plural, t } from "./words.js";
 
 const panel = document.getElementById("evening");
@@ -58,4 +58,4 @@ if (end) {
     if (res.ok) draw(await res.json());
   });
 }
-window.addEventListener("table-state", (e) => follow(e.detail));
+followState(follow);

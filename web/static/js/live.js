@@ -8,6 +8,17 @@ let serverOffsetMs = 0; // server clock minus ours, from each snapshot's time
 
 export const localTime = (serverMs) => serverMs - serverOffsetMs;
 
+let latest = null; // the newest state drawn, for a page's part that starts after it came
+
+// `fn(state)` for every state from now, starting with the newest one already drawn: the
+// page's module scripts run one after another, and the stream's first state can come
+// between them (on a slow tablet), so a part listening only for the next would wait for
+// a change that, between games, does not come.
+export function followState(fn) {
+  if (latest) fn(latest);
+  window.addEventListener("table-state", (e) => fn(e.detail));
+}
+
 // What the referee cannot hear (the broker, a sensor device), and a countdown it called off
 // (and why, as the server worded it: `voided_text`).
 function showLinks(state) {
@@ -41,6 +52,7 @@ export function connect(url, onState) {
       show(true);
       showLinks(state);
       onState(state);
+      latest = state;
       window.dispatchEvent(new CustomEvent("table-state", { detail: state })); // (the caller)
       document.body.dataset.revision = state.revision; // drawn: what tests wait on
     });
