@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.referee.commands import CommandError
 from companion.referee.game import Game, engine_setup
-from companion.referee.inputs import Entry
+from companion.referee.journal import Entry
 from companion.rules import Action, RuleError, apply_in_place, new_game
 from companion.rules.actions import Aim, Courage
 from companion.rules.phases import reads_postures

@@ -1,14 +1,15 @@
 """The referee's one pure step: `reduce(state, input) -> (state, effects)`.
 
-A functional core: no clock (every input carries its time), no thread, no I/O. The
-shell (table.py) feeds it what the table hears, journals each input, carries out the
-effects (the journal's writes before anything is shown, then the listeners), and keeps
-the state it returns (state.py). Here each input is dispatched to what decides it and a
-fact is kept in the readings (readings.py keeps them and answers what they read). A fact
-only adds to the readings, in place (nothing ever takes a fact back); any other input
-works on a fork of the state, so when the journal cannot take its writes the shell keeps
-the state it had and reduces `JournalFailed` instead. Commands live in core_commands.py;
-the countdown's reading of the sensors in stage.py (docs/REFEREE.md).
+A functional core: no clock (every input carries its time), no thread, no I/O. The shell
+feeds it what the table hears and keeps the state it returns (state.py): the recorder
+(inputs.py) stamps and journals each input and the journal's writes before anything is
+shown, the table (table.py) and its outbox carry out the rest. Here each input is
+dispatched to what decides it and a fact is kept in the readings (readings.py keeps them
+and answers what they read). A fact only adds to the readings, in place (nothing ever
+takes a fact back); any other input works on a fork of the state, so when the journal
+cannot take its writes the shell keeps the state it had and reduces `JournalFailed`
+instead. Commands live in core_commands.py; the countdown's reading of the sensors in
+stage.py (docs/REFEREE.md).
 """
 
 from __future__ import annotations

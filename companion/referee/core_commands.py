@@ -12,7 +12,8 @@ from companion.referee import stage as stages
 from companion.referee.access import SENSED, check_player, check_sensed, reseated
 from companion.referee.commands import EXACT_VERSION, Auth, CommandError
 from companion.referee.effects import Countdowns, Finish, Hold, NewGame, Rewrite, Undo
-from companion.referee.inputs import Command, Entry
+from companion.referee.inputs import Command
+from companion.referee.journal import Entry
 from companion.referee.setup import SEATING, check_setup
 from companion.referee.stage import Stage
 from companion.referee.state import OVERRIDE, load

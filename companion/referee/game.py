@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.referee.inputs import Entry
+from companion.referee.journal import Entry
 from companion.rules import Action, GameState, Setup
 
 

@@ -1,8 +1,9 @@
-"""What the referee hears, typed and recorded: a sensor fact read off MQTT and checked, and
-every input stamped with its time on the table's clock, each as JSON for the journal.
+"""What the referee hears, from where it arrives to its row in the journal: a sensor fact
+read off MQTT and checked, every input typed and stamped with its time on the table's
+clock, decided one at a time under one lock, and recorded as JSON with what was decided.
 
 The referee's half of the sensor wire is here: a topic and payload back to a checked Fact,
-and the subscriber that hands it to the table. The sensors write with their own half
+and the subscriber that hands it to the recorder. The sensors write with their own half
 (companion.sensors.codec); the two share no code path, only the contract: the topics
 (companion.bus.topics) and the schema (companion.schema), and the round trip is tested
 across them (tests/sensors/test_codec.py). `companion doctor --ir-matrix` reads the hub's
@@ -12,30 +13,37 @@ clock, and never applied. Layout and examples: docs/MQTT.md.
 
 The inputs are the record of truth: a session of the table is its `Boot` (where it
 started: the game resumed, the version it counts from, its settings) followed by its
-inputs in order; `core.reduce` turns each into decisions (companion.referee.effects) with
-no clock, thread or I/O of its own, so the journal of inputs replays a session decision
-for decision (docs/REFEREE.md, "Every call replayable"). An input's journal row is made
-here whole: the hub's looks short (`LooksRows`: most rows are looks), every other input
-in full, with what was decided from it (`decided`).
+inputs in order. The `Recorder` makes that record: it stamps each input, hands it to the
+step that decides it (`core.reduce`, with no clock, thread or I/O of its own) and journals
+it, so the journal of inputs replays a session decision for decision (docs/REFEREE.md,
+"Every call replayable"). An input's journal row is made here whole: the hub's looks short
+(`LooksRows`: most rows are looks), every other input in full, with what was decided from
+it (`decided`). The table (table.py) is what the rest of the companion holds: it feeds the
+recorder, and shows what was decided once the lock is released.
 """
-
 from __future__ import annotations
 
 import json
 import logging
+import threading
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.bus.topics import FACT_LEAVES, FACT_TOPIC, Topics
 from companion.clock import SYSTEM_CLOCK, Clock
 from companion.referee.commands import Auth
-from companion.referee.effects import Effect
+from companion.referee.effects import Effect, Refused, Write
+from companion.referee.journal import Entry, InputRow, JournalError
 from companion.referee.timing import Timing
 from companion.rules import Action
 from companion.schema import MAX_SEAT, VALUE_KEYS, CodecError, check_t, check_value
 from companion.sensors.facts import Fact, FactKind
+
+if TYPE_CHECKING:  # (the outbox and the state import the inputs)
+    from companion.referee.outbox import Outbox
+    from companion.referee.state import State
 
 # -- the referee's half of the sensor wire ---------------------------------------------------
 
@@ -91,8 +99,8 @@ def _no_constant(name: str) -> None:
 
 
 class FactSubscriber:
-    """Facts from the bus to `sink`, each read and checked here; `subscribe` is the bus
-    client's (a topic filter and its handler)."""
+    """Facts from the bus to `sink` (the recorder's `hear`), each read and checked here;
+    `subscribe` is the bus client's (a topic filter and its handler)."""
 
     def __init__(self, subscribe: Callable[[str, Handler], object], topics: Topics,
                  sink: Callable[[Fact], None], clock: Clock = SYSTEM_CLOCK) -> None:
@@ -117,16 +125,6 @@ class FactSubscriber:
 
 
 # -- the inputs --------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Entry:
-    """One action of a game still in force in the journal."""
-
-    seq: int
-    action: Action
-    source: str
-    at_ms: float
-
 
 @dataclass(frozen=True)
 class Resumed:
@@ -383,3 +381,71 @@ class LooksRows:
         if self.masks is None or self.device is None:
             raise ValueError("looks that repeat a round before any was journaled")
         return Heard(at_ms, Fact("seen", 0, self.masks, at_ms + float(row[0]), self.device))
+
+
+# -- the record, as it is made ------------------------------------------------------------------
+
+WRITES = Write.__args__
+Decide = Callable[["State", Input], tuple["State", list[Effect]]]
+
+
+class Recorder:
+    """Where an input becomes the record of truth: one at a time, under one lock, stamped
+    with the table's clock, decided by `decide` (the core's pure step) and journaled with
+    what was decided. An input that made the referee write (an action, a claim, a
+    countdown) is on disk with its writes before anything is shown: the only I/O under the
+    lock; every other row waits for the outbox's thread. `after` (the table's) is handed
+    each input's effects, still under the lock, to pass what is to be shown to the outbox."""
+
+    def __init__(self, state: State, decide: Decide, clock: Clock, outbox: Outbox,
+                 after: Callable[[list[Effect]], None]) -> None:
+        self.state, self.decide, self.clock, self.outbox = state, decide, clock, outbox
+        self.after = after
+        self.lock = threading.RLock()
+        self._looks = LooksRows()  # the hub's looks journaled as changes only
+        self.seq = 0  # the inputs' numbers in this start: its Boot is the first
+
+    def begin(self, boot: Boot) -> None:
+        """The start's first row, on disk before any input."""
+        self.seq = 1
+        self.outbox.journal.commit([self._row(boot, "{}")], [])
+
+    def _row(self, item: Boot | Input, decision: str) -> InputRow:
+        kind, data = self._looks.to_json(item)
+        game = self.state.game.id if self.state.game else None
+        return (self.outbox.boot, self.seq, game, item.at_ms, kind, data, decision)
+
+    def hear(self, fact: Fact) -> None:
+        """A sensor fact, as it reached the referee."""
+        self.feed(lambda now: Heard(now, fact))
+
+    def feed(self, make: Callable[[float], Input]) -> tuple[list[Effect], State]:
+        """Decide one input, stamped now; journal it; hand its effects to `after`."""
+        with self.lock:
+            inp = make(self.clock.now_ms())
+            new, effects = self.decide(self.state, inp)
+            if not effects and isinstance(inp, Tick):
+                return effects, new  # nothing was due: not an input acted on
+            self.seq += 1
+            self.state, old = new, self.state
+            row = self._row(inp, decided(new, effects))
+            writes = [e for e in effects if isinstance(e, WRITES)]
+            if writes:
+                try:
+                    self.outbox.write(row, writes)
+                except JournalError as e:  # nothing is shown that is not on disk
+                    self.seq -= 1
+                    self.state = old
+                    return self._failed(inp, e), self.state
+            else:
+                self.outbox.heard(row)
+            self.after(effects)
+            return effects, self.state
+
+    def _failed(self, inp: Input, e: JournalError) -> list[Effect]:
+        """The journal refused the input's writes: play waits (the pause is an input too,
+        kept until the journal can take it)."""
+        effects = self.feed(lambda now: JournalFailed(now, str(e)))[0]
+        words = (f"{e}: seat {inp.seat} is not claimed, try again" if isinstance(inp, Claim)
+                 else f"{e}; play is paused until it can be written")
+        return [*effects, Refused("unwritten", words)]

@@ -17,11 +17,11 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from companion.referee.effects import Countdowns, Finish, NewGame, Record, Rewrite, Undo, Write
-from companion.referee.inputs import Entry
 from companion.referee.journal_schema import ENDED_AT, SchemaError, upgrade
 from companion.rules import Action, action_from_dict
 
@@ -29,6 +29,17 @@ log = logging.getLogger(__name__)
 # (boot, seq, game, at_ms, kind, data, decided): one row of the `input` table
 InputRow = tuple[int, int, int | None, float, str, str, str]
 Shown = tuple[int, int, str]  # (boot, seq, digest): one row of the `shown` table
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One action of a game still in force in the journal."""
+
+    seq: int
+    action: Action
+    source: str
+    at_ms: float
+
 
 class JournalError(RuntimeError):
     """The journal cannot be opened or written: a sentence saying which file and why."""

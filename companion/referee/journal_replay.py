@@ -1,10 +1,11 @@
 """`companion replay --journal FILE [--game N]`: a live game replayed from its inputs.
 
 Each start of the table journals its `Boot` and then every input the referee acted on,
-with what it decided and a digest of the public view it showed (table.py). A replay runs
-the same inputs through the same core (core.reduce) and compares, input after input, the
-decision and the view; it stops at the first that differs and says which input it was,
-what was expected and what came out. A disputed call at a real table replays at home.
+with what it decided (inputs.Recorder) and a digest of the public view it showed
+(outbox.py). A replay runs the same inputs through the same core (core.reduce) and
+compares, input after input, the decision and the view; it stops at the first that differs
+and says which input it was, what was expected and what came out. A disputed call at a
+real table replays at home.
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ from typing import Any
 from companion.referee import ending, equipment
 from companion.referee import stage as stages
 from companion.referee.game import Game, engine_setup
-from companion.referee.inputs import Boot, Entry
+from companion.referee.inputs import Boot
+from companion.referee.journal import Entry
 from companion.referee.links import Links
 from companion.referee.readings import Readings
 from companion.referee.stage import Stage

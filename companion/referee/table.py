@@ -1,21 +1,21 @@
-"""The live table: the referee's shell around its core (core.py).
+"""The live table: the referee as the rest of the companion holds it.
 
 Sensor facts, tablet and phone commands, claims, link changes and the time driver's
-ticks arrive here on different threads. Under one lock each becomes a typed input,
-stamped with the table's clock, and goes through `core.reduce`; the input is journaled
-with what was decided (and, when the core accepted an action or any other write, on disk
-with it before anything is shown: the only I/O under the lock). Then the outbox thread
-(outbox.py) takes the view's digest, calls the listeners and writes the rest, in order,
-after the lock is released. The jobs around it live beside it: access (PIN, seat links,
-phones), setup (a new game checked), stage (countdowns and what they read), views (what
-each audience sees).
+ticks arrive on different threads. Each goes to the recorder (inputs.py), which under one
+lock stamps it with the table's clock, decides it with `core.reduce` and journals it with
+what was decided (on disk before anything is shown when the core accepted an action or any
+other write: the only I/O under the lock); a sensor fact goes to it straight from the
+wire, never through the table. Here the table adds what only it knows to a command (a new
+game's seed and seating check), follows the phones' access, and passes each change shown
+to the outbox thread (outbox.py), which takes the view's digest, calls the listeners and
+writes the rest, in order, after the lock is released. The jobs around it live beside it:
+access (PIN, seat links, phones), setup (a new game checked), stage (countdowns and what
+they read), views (what each audience sees).
 """
-
 from __future__ import annotations
 
 import logging
 import secrets
-import threading
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar, cast
 
@@ -23,7 +23,7 @@ from companion.clock import Clock
 from companion.referee import core, views
 from companion.referee.access import Access, table_phones
 from companion.referee.commands import Auth, CommandError
-from companion.referee.effects import Changed, Effect, Log, Refused, Write
+from companion.referee.effects import Changed, Effect, Log, Refused
 from companion.referee.equipment import Kit
 from companion.referee.game import Game
 from companion.referee.inputs import (
@@ -31,18 +31,14 @@ from companion.referee.inputs import (
     Claim,
     Command,
     Echo,
-    Heard,
-    Input,
-    JournalFailed,
     Link,
-    LooksRows,
+    Recorder,
     Resumed,
     Schedule,
     StandIns,
     Tick,
-    decided,
 )
-from companion.referee.journal import Journal, JournalError
+from companion.referee.journal import Journal
 from companion.referee.links import Links
 from companion.referee.outbox import Listener, Outbox
 from companion.referee.readings import Readings
@@ -56,7 +52,6 @@ from companion.sensors.facts import Fact
 
 VERSIONS_PER_BOOT = 1_000_000  # more changes than a table makes between two starts
 SEED_RANGE = 2**31  # a new game's seed when the command gives none
-WRITES = Write.__args__
 log = logging.getLogger(__name__)
 
 
@@ -96,7 +91,6 @@ class Table:
         # dashboard, which knows the table top); None: no geometry, no check
         self.seating_check: Callable[[list[int]], dict[str, str]] | None = None
         self.access = Access(name, journal.secret(), settings.pin)
-        self._lock = threading.RLock()
         self.boot = journal.boot()
         self.outbox = Outbox(journal, self.boot)
         kit = sensored or Kit()  # the seats the sensors' config gives a gun or a standee
@@ -104,49 +98,18 @@ class Table:
                      journal.last_game_number(), resumed(journal),
                      {"ir": tuple(sorted(kit.ir)), "tilt": tuple(sorted(kit.tilt)),
                       "standee": tuple(sorted(kit.standee))})
-        self.state = start(boot)
-        self._looks = LooksRows()  # the hub's looks journaled as changes only
-        self._seq = 1  # the inputs' numbers in this start: its Boot is the first
-        journal.commit([self._row(boot, "{}")], [])
+        self.recorder = Recorder(start(boot), core.reduce, clock, self.outbox, self._after)
+        self.recorder.begin(boot)
+        # a sensor fact goes from the wire to the recorder, the table's code not in between
+        self.on_fact: Callable[[Fact], None] = self.recorder.hear
         self._follow()
 
-    # -- the shell ---------------------------------------------------------------------
+    @property
+    def state(self) -> State:
+        """The referee's state as the last input left it."""
+        return self.recorder.state
 
-    def _row(self, item: Boot | Input, decision: str) -> tuple[Any, ...]:
-        kind, data = self._looks.to_json(item)
-        game = self.state.game.id if self.state.game else None
-        return (self.boot, self._seq, game, item.at_ms, kind, data, decision)
-
-    def _feed(self, make: Callable[[float], Input]) -> tuple[list[Effect], State]:
-        """Decide one input, stamped now; journal it; hand the rest to the outbox."""
-        with self._lock:
-            inp = make(self.clock.now_ms())
-            new, effects = core.reduce(self.state, inp)
-            if not effects and isinstance(inp, Tick):
-                return effects, new  # nothing was due: not an input acted on
-            self._seq += 1
-            self.state, old = new, self.state
-            row = self._row(inp, decided(new, effects))
-            writes = [e for e in effects if isinstance(e, WRITES)]
-            if writes:
-                try:
-                    self.outbox.write(row, writes)
-                except JournalError as e:  # nothing is shown that is not on disk
-                    self._seq -= 1
-                    self.state = old
-                    return self._failed(inp, e), self.state
-            else:
-                self.outbox.heard(row)
-            self._after(effects)
-            return effects, self.state
-
-    def _failed(self, inp: Input, e: JournalError) -> list[Effect]:
-        """The journal refused the input's writes: play waits (the pause is an input too,
-        kept until the journal can take it)."""
-        effects = self._feed(lambda now: JournalFailed(now, str(e)))[0]
-        words = (f"{e}: seat {inp.seat} is not claimed, try again" if isinstance(inp, Claim)
-                 else f"{e}; play is paused until it can be written")
-        return [*effects, Refused("unwritten", words)]
+    # -- after each input, under the lock --------------------------------------------------
 
     def _after(self, effects: list[Effect]) -> None:
         self._follow()
@@ -155,7 +118,7 @@ class Table:
         if changed or logs:
             shown = core.view_of(self.state, self.settings.names, self.state.now_ms) \
                 if changed else None
-            self.outbox.post(self._seq, shown, self.state.revision, logs)
+            self.outbox.post(self.recorder.seq, shown, self.state.revision, logs)
 
     def _follow(self) -> None:
         game = self.state.game
@@ -181,9 +144,6 @@ class Table:
 
     # -- inputs --------------------------------------------------------------------------
 
-    def on_fact(self, fact: Fact) -> None:
-        self._feed(lambda now: Heard(now, fact))
-
     def command(self, cmd: Any, auth: Auth) -> dict[str, Any]:
         if isinstance(cmd, dict) and cmd.get("type") == "new_game":
             cmd = {k: v for k, v in cmd.items() if k != SEATING}  # only the table's own
@@ -191,37 +151,37 @@ class Table:
                 cmd["seed"] = secrets.randbelow(SEED_RANGE)  # (journaled with it)
             if self.seating_check is not None and (seats := setup_seats(cmd)):
                 cmd[SEATING] = self.seating_check(seats)  # journaled: a replay decides alike
-        effects, state = self._feed(lambda now: Command(now, cmd, auth))
+        effects, state = self.recorder.feed(lambda now: Command(now, cmd, auth))
         refuse(effects)
         return {"ok": True, "version": state.version}
 
     def claim(self, seat: int, token: str) -> str:
         """A phone opens its seat's link: the first one holds the seat (access.py)."""
-        with self._lock:
+        with self.recorder.lock:
             claim, digest = self.access.new_claim(seat, token)
-            refuse(self._feed(lambda now: Claim(now, seat, digest))[0])
+            refuse(self.recorder.feed(lambda now: Claim(now, seat, digest))[0])
             return claim
 
     def link(self, name: str, up: bool, reason: str) -> None:
         """The broker or a sensor device went down or came back (see links.py)."""
-        self._feed(lambda now: Link(now, name, up, reason))
+        self.recorder.feed(lambda now: Link(now, name, up, reason))
 
     def echo(self, sent_ms: float) -> None:
         """The broker echoed the probe sent at `sent_ms`: its watermark (watermarks.py)."""
-        self._feed(lambda now: Echo(now, sent_ms))
+        self.recorder.feed(lambda now: Echo(now, sent_ms))
 
     def schedule(self, seats: tuple[int, ...], slot_us: int) -> None:
         """A hub's slots in force (the order of the masks in its looks)."""
-        self._feed(lambda now: Schedule(now, seats, slot_us))
+        self.recorder.feed(lambda now: Schedule(now, seats, slot_us))
 
     def tick(self) -> None:
         """Do what is due now: a beat, a snapshot, an obeyed order (see `next_deadline`)."""
-        self._feed(Tick)
+        self.recorder.feed(Tick)
 
     def next_deadline(self) -> float | None:
         """When `tick` next has something to do, on the table's clock; None: only a change
         (a fact, a command) can give it work. The time driver sleeps until then."""
-        with self._lock:
+        with self.recorder.lock:
             return core.next_deadline(self.state, self.clock.now_ms())
 
     # -- what the state holds, for the views and the rest of the companion ---------------
@@ -240,15 +200,15 @@ class Table:
 
     @stand_ins.setter
     def stand_ins(self, bots: dict[int, str]) -> None:
-        self._feed(lambda now: StandIns(now, dict(bots)))
+        self.recorder.feed(lambda now: StandIns(now, dict(bots)))
 
     def legal(self) -> list[Action]:
-        with self._lock:
+        with self.recorder.lock:
             return legal_actions(self.state.game.state) if self.state.game else []
 
     def view(self) -> views.Snapshot:
         """The table now, frozen for the views (see views.Snapshot)."""
-        with self._lock:
+        with self.recorder.lock:
             return core.view_of(self.state, self.settings.names, self.clock.now_ms())
 
     def frame(self) -> views.TableFrame:
