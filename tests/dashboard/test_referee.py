@@ -26,7 +26,7 @@ def as_godfather(table, cmd: dict) -> None:
     the table's lock, so that nothing the table hears in between (the broker's link
     flapping on a busy machine bumps the version) makes a new game stale before it is
     sent (new_game must name the exact version)."""
-    with table._lock:
+    with table.recorder.lock:
         table.command({**cmd, "version": table.version}, Auth(control=True))
 
 
