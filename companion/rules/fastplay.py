@@ -357,9 +357,8 @@ def asked_at_step(s: GameState) -> list[Asked] | None:
     """At the bullet choice, the hold-up, courage and the privilege's re-aim: each player
     the step waits for, with their own options (the same, in the same order, as found
     among the legal actions; typed as a bot's options, where None passes), without listing
-    everyone's. None at any other step. Each player's options are built once a game or
-    for good (`choosing`, `aiming`, `COURAGE_ASKED`) and handed out as kept: read them,
-    never change them."""
+    everyone's. None at any other step. Each player's options are built once (`choosing`,
+    `aiming`, `deciding`) and handed out as kept: read them, never change them."""
     phase, players = s.phase, s.players
     if phase == CHOOSE:
         return [choosing(p.name, p.bang > 0, p.click > 0)
@@ -368,7 +367,7 @@ def asked_at_step(s: GameState) -> list[Asked] | None:
         return [*map(aiming(s.living_names).__getitem__,
                      map(NAME, map(players.__getitem__, s.to_act)))]
     if phase == COURAGE:
-        return [*map(COURAGE_ASKED.__getitem__, map(NAME, map(players.__getitem__, s.to_act)))]
+        return [*map(deciding, map(NAME, map(players.__getitem__, s.to_act)))]
     if phase == PRIVILEGE and s.ordered is not None:
         return [(players[s.ordered].name, [*reaims(s)])]
     return None
@@ -388,16 +387,10 @@ def aiming(living: tuple[str, ...]) -> dict[str, Asked]:
     return {name: (name, [*aims]) for name, aims in all_aims(living).items()}
 
 
-class Standing(dict[str, Asked]):
-    """Each player at courage and their options, stand then lie down, by name."""
-
-    def __missing__(self, name: str) -> Asked:
-        row = DECIDED[name]
-        asked = self[name] = (name, [row[False], row[True]])
-        return asked
-
-
-COURAGE_ASKED = Standing()
+@lru_cache(maxsize=1024)  # (a few players each)
+def deciding(name: str) -> Asked:
+    """A player at courage and their options: stand, then lie down."""
+    return name, [(row := DECIDED[name])[False], row[True]]
 
 
 def taking_turn(s: GameState) -> bool:
