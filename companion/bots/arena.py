@@ -16,7 +16,7 @@ from random import Random
 
 from companion.bots.hands import Hands
 from companion.bots.memory import Memory, Story
-from companion.bots.styles import Bot, Option, kind_of_options
+from companion.bots.styles import Bot, Option, Rule, kind_of_options
 from companion.bots.view import SeatView, my_options
 from companion.rules import Action, GameState, Setup, apply_in_place, legal_actions, new_game
 from companion.rules.engine import pass_window, settle
@@ -63,7 +63,9 @@ class Arena:
         # the real cards each bot holds, when the companion sees none
         self.hands = Hands(setup.players, setup.seed) if setup.cards == "physical" else None
         self.rnds: list[Random] | None = None  # each seat's generator, for random bots
-        self.views: dict[str, SeatView] = {}  # each seat's, renewed for each decision
+        # each seat's bot's rules and its one view (renewed for each decision; None for a
+        # bot that looks at nothing), read at the first decision (`seat_rules`)
+        self.seated: dict[str, tuple[dict[str, Rule], SeatView | None]] = {}
 
     def play(self) -> GameState:
         """Play to the end; returns the final state."""
@@ -115,6 +117,15 @@ class Arena:
         if not all(b.draws_uniformly for b in bots):
             return None
         return [b.rnd for b in bots]
+
+    def seat_rules(self) -> dict[str, tuple[dict[str, Rule], SeatView | None]]:
+        """Each seat's bot's rules (`Bot.rules`, as they stand at the game's first decision)
+        and the one view the arena renews for each of its decisions (None for a bot that
+        looks at nothing), looked up once a game instead of once a decision (`seated`)."""
+        s, memory = self.state, self.story.shared
+        self.seated = {name: (bot.rules, SeatView(s, name, memory, bot.needs_state)
+                         if bot.needs_view else None) for name, bot in self.bots.items()}
+        return self.seated
 
     def step_actions(self) -> list[Action] | None:
         """`next_actions` at the steps most decisions are made in (the bullet choice, the
@@ -211,40 +222,44 @@ class Arena:
         views of the seats with the same memory share the figures worked out from the
         table and that memory alone (`SeatView.shared`: the same for each of them, so
         worked out once). A seat with one option, or whose bot looks at nothing, gets none."""
-        s, views, story, hands, bots = self.state, self.views, self.story, self.hands, self.bots
-        events = s.events
+        story, hands, seated = self.story, self.hands, self.seated or self.seat_rules()
+        events = self.state.events
         if story.read < len(events):
             story.catch_up(events)
         own, common, learned = story.own, story.shared, len(story.learned)
         if common.heard < learned:
             common.hear()
-        # the figures each memory's seats share (the shared memory's: most seats')
-        shared_by: dict[Memory, dict[str, object]] = {common: {}}
+        hand_of = None
+        if hands is not None:  # (among the cards each holds, as `ask` offers them; each
+            # choice kept in its hand once all have chosen: none changes another's hand)
+            asked = [(name, hands.card_options(name, options)) for name, options in asked]
+            hand_of = hands.hand_of
+        everyone: dict[str, object] = {}  # (the figures the shared memory's seats share)
+        shared_by: dict[Memory, dict[str, object]] = {common: everyone}
         chosen: list[Option] = []
         for name, options in asked:
-            if hands is not None:  # (among the cards it holds, as `ask` offers them)
-                options = hands.card_options(name, options)
             if len(options) < 2:
-                choice = options[0]
-            else:  # (a moment's options are actions of one kind, none a pass)
-                bot = bots[name]
-                rule = bot.rules[options[0].type]  # type: ignore[union-attr]
-                view = views.get(name)
-                if view is None and not bot.needs_view:
-                    choice = rule(None, options)
-                else:
-                    if view is None:
-                        view = views[name] = SeatView(s, name, common, bot.needs_state)
-                    memory = own.get(name, common)  # (own: a seat that learned a secret)
-                    shared = shared_by.get(memory)
-                    if shared is None:
-                        if memory.heard < learned:
-                            memory.hear()
-                        shared = shared_by[memory] = {}
-                    choice = rule(view.renew(memory, None if hands is None else hands.hand_of(
-                        name), shared), options)
-            chosen.append(choice if hands is None else hands.play(name, choice))
-        return chosen
+                chosen.append(options[0])
+                continue
+            rules, view = seated[name]  # (a moment's options: actions of one kind, no pass)
+            rule = rules[options[0].type]  # type: ignore[union-attr]
+            if view is None:
+                chosen.append(rule(None, options))
+                continue
+            if own and name in own:  # (a memory of its own: it learned a secret)
+                memory = own[name]
+                shared = shared_by.get(memory)
+                if shared is None:
+                    if memory.heard < learned:
+                        memory.hear()
+                    shared = shared_by[memory] = {}
+            else:
+                memory, shared = common, everyone
+            chosen.append(rule(view.renew(memory, None if hand_of is None else hand_of(name),
+                                          shared), options))
+        if hands is None:
+            return chosen
+        return [hands.play(name, choice) for (name, _), choice in zip(asked, chosen, strict=True)]
 
     def options_of(self, pending: list[Action], kind: str, name: str) -> list[Action]:
         """`name`'s options among `pending` actions of one kind, as its seat may know them."""
@@ -263,18 +278,13 @@ class Arena:
     def decide(self, name: str, options: list[Option]) -> Option:
         """`name`'s bot deciding alone, from its view renewed now, by its rule for the
         options' kind (`Bot.rules`)."""
-        bot = self.bots[name]
-        rule = bot.rules[kind_of_options(options)]
-        if not bot.needs_view:
-            return rule(None, options)
-        s = self.state
-        memory = self.story.memory_of(name, s.events)
-        hand = None if self.hands is None else self.hands.hand_of(name)
-        view = self.views.get(name)
+        rules, view = (self.seated or self.seat_rules())[name]
+        rule = rules[kind_of_options(options)]
         if view is None:
-            view = self.views[name] = SeatView(s, name, memory, bot.needs_state, hand)
-            return rule(view, options)
-        return rule(view.renew(memory, hand), options)
+            return rule(None, options)
+        memory = self.story.memory_of(name, self.state.events)
+        return rule(view.renew(memory, None if self.hands is None else self.hands.hand_of(name)),
+                    options)
 
     @property
     def memories(self) -> dict[str, Memory]:

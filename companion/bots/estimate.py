@@ -3,18 +3,17 @@ each player seems, how likely a Bang! is to come my way."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import repeat
 from typing import NamedTuple
 
-from companion.bots.memory import DIAMONDS
+from companion.bots.memory import diamonds
 from companion.bots.view import SeatView
 from companion.rules.cards import (
     DIAMOND_BONUS,
     FACE_VALUE,
     LOOT_KIND,
-    ROUNDS,
     TOKEN,
     painting_value,
 )
@@ -31,10 +30,6 @@ def wealth(cards: Sequence[str], power: str | None, unknown: int = 0) -> int:
     money = sum(map(FACE_VALUE.get, cards, repeat(0)))  # (each card's face value, or 0)
     paintings = cards.count("painting") + (power == COLLECTOR)
     return money + (painting_value(paintings) if paintings else 0) + unknown * UNKNOWN_CARD
-
-
-def diamonds(loot: Iterable[str]) -> int:
-    return sum(map(DIAMONDS.__contains__, loot))
 
 
 def seen_worth(power: str | None, count: int, seen: Sequence[str]) -> int:
@@ -120,10 +115,9 @@ def worths(view: SeatView, bonus_weight: float, painting_weight: float) -> dict[
     if view.me in others:
         others.remove(view.me)
     rival = max(map(view.memory.diamonds.__getitem__, others), default=0)
-    loot, power = view.loot, view.power
-    return shares_worth(loot.count("painting") + (power == COLLECTOR), diamonds(loot), rival,
-                        view.wounds, view.wound_limit, view.round >= ROUNDS,
-                        bool(view.click and view.discards), bonus_weight, painting_weight)
+    paintings, mine, wounds, limit, last_round, can_reload = view.taking()
+    return shares_worth(paintings, mine, rival, wounds, limit, last_round, can_reload,
+                        bonus_weight, painting_weight)
 
 
 def worth_table(t: Taker, bonus_weight: float = 0.5, painting_weight: float = 1.0,

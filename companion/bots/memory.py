@@ -11,7 +11,7 @@ which its player sees.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from companion.rules.cards import BANG, LOOT_KIND, TOKEN
 from companion.rules.events import (
@@ -36,6 +36,11 @@ LEARNED = frozenset((Took, CuteTook, StealthyTook, JunkSwapped, Revealed, Profes
 # The events whose secret fields its player learns (`Memory._learn`: `p == self.me`).
 OWN_SECRETS = frozenset((JunkSwapped, ProfessionalStole, VultureTook))
 DIAMONDS = frozenset(card for card, kind in LOOT_KIND.items() if kind == "diamond")
+
+
+def diamonds(loot: Iterable[str]) -> int:
+    """How many of `loot`'s cards are diamonds."""
+    return sum(map(DIAMONDS.__contains__, loot))
 
 
 class Bullets:
@@ -164,7 +169,7 @@ class Memory:
 
 
     def _recount(self, name: str) -> None:
-        self.diamonds[name] = sum(map(DIAMONDS.__contains__, self.seen[name]))
+        self.diamonds[name] = diamonds(self.seen[name])
 
 
 class Story:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import random
 
-from companion.bots.estimate import Taker, diamonds, worth_table
+from companion.bots.estimate import Taker, worth_table
+from companion.bots.memory import diamonds
 from companion.rules import Action, GameState, apply_in_place, legal_actions
 from companion.rules.actions import Aim, Choose, Courage, Take
 from companion.rules.cards import BANG, FACE_VALUE, ROUNDS, kind_of

@@ -18,11 +18,11 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import NamedTuple
 
-from companion.bots.memory import Bullets, Memory
+from companion.bots.memory import Bullets, Memory, diamonds
 from companion.rules import Action, GameState
 from companion.rules.actions import Hustle
-from companion.rules.cards import CLICK
-from companion.rules.powers import wound_limit
+from companion.rules.cards import CLICK, ROUNDS
+from companion.rules.powers import COLLECTOR, wound_limit
 from companion.rules.state import Player
 
 FILLER = "bill5000"  # what the masked piles hold in place of the real cards
@@ -132,6 +132,17 @@ class SeatView:
     def target(self) -> str | None:
         target = self._p.target
         return None if target is None else self._s.players[target].name
+
+    def taking(self) -> tuple[int, int, int, int, bool, bool]:
+        """My own figures a share's worth to me hangs on (`estimate.worths`), read at once
+        (a take's, without a part asked for each): the paintings I hold (the Collector's
+        counted as one), my diamonds, my wounds and how many kill me, whether this is the
+        last round, and whether a Clip could bring me a Bang! back (a Click! in my hand,
+        a card in the discard pile)."""
+        p = self._p
+        loot, power = p.loot, p.power
+        return (loot.count("painting") + (power == COLLECTOR), diamonds(loot), p.wounds,
+                wound_limit(power), self._s.round >= ROUNDS, bool(self.click and self.discards))
 
     # -- the table -----------------------------------------------------------------------
 

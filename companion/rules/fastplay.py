@@ -28,12 +28,14 @@ arena asks them through `legal_actions`, and draws a seat's actions from what it
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from companion.rules import split, steps
 from companion.rules.actions import Action, Aim, Forbid
 from companion.rules.cards import BANG, CLICK, KINDS, TOKEN
-from companion.rules.menu import Row, Rows
+from companion.rules.menu import Rows
 from companion.rules.powers import DICTATOR, GREEDY
 from companion.rules.state import CHOOSE, COURAGE, HOLDUP, PRIVILEGE, SPLIT, GameState, Player
 from companion.rules.turn import all_aims, reaims
@@ -347,32 +349,48 @@ def took_chosen(s: GameState, p: Player, a: Action, played: list[Action]) -> Non
     played.append(a)
 
 
-def asked_at_step(s: GameState) -> list[tuple[str, list[Action | None]]] | None:
+Asked = tuple[str, list[Action | None]]  # a player and their options (`asked_at_step`)
+NAME = attrgetter("name")  # (a player's, read in C)
+
+
+def asked_at_step(s: GameState) -> list[Asked] | None:
     """At the bullet choice, the hold-up, courage and the privilege's re-aim: each player
     the step waits for, with their own options (the same, in the same order, as found
     among the legal actions; typed as a bot's options, where None passes), without listing
-    everyone's. None at any other step."""
+    everyone's. None at any other step. Each player's options are built once (`choosing`,
+    `aiming`, `deciding`) and handed out as kept: read them, never change them."""
     phase, players = s.phase, s.players
     if phase == CHOOSE:
-        return [(p.name, _cards(CHOSEN[p.name], p.bang, p.click))
+        return [choosing(p.name, p.bang > 0, p.click > 0)
                 for p in map(players.__getitem__, s.to_act)]
     if phase == HOLDUP:
-        living = s.living_names
-        mine = all_aims(living)
-        return [(players[seat].name, [*mine[players[seat].name]]) for seat in s.to_act]
+        return [*map(aiming(s.living_names).__getitem__,
+                     map(NAME, map(players.__getitem__, s.to_act)))]
     if phase == COURAGE:
-        return [(p.name, [(row := DECIDED[p.name])[False], row[True]])
-                for p in map(players.__getitem__, s.to_act)]
+        return [*map(deciding, map(NAME, map(players.__getitem__, s.to_act)))]
     if phase == PRIVILEGE and s.ordered is not None:
         return [(players[s.ordered].name, [*reaims(s)])]
     return None
 
 
-def _cards(row: Row, bang: int, click: int) -> list[Action | None]:
-    """A chooser's options: the cards held, Bang! before Click!."""
-    if bang and click:
-        return [row[BANG], row[CLICK]]
-    return [row[BANG]] if bang else [row[CLICK]] if click else []
+@lru_cache(maxsize=1024)  # (a few players' three hands each)
+def choosing(name: str, bang: bool, click: bool) -> Asked:
+    """A chooser and their options: the cards held, Bang! before Click!."""
+    row = CHOSEN[name]
+    return name, [row[BANG], row[CLICK]] if bang and click else (
+        [row[BANG]] if bang else [row[CLICK]] if click else [])
+
+
+@lru_cache(maxsize=256)  # (as `turn.all_aims`: a table's living players)
+def aiming(living: tuple[str, ...]) -> dict[str, Asked]:
+    """Each living aimer and their options (`turn.all_aims`), by name."""
+    return {name: (name, [*aims]) for name, aims in all_aims(living).items()}
+
+
+@lru_cache(maxsize=1024)  # (a few players each)
+def deciding(name: str) -> Asked:
+    """A player at courage and their options: stand, then lie down."""
+    return name, [(row := DECIDED[name])[False], row[True]]
 
 
 def taking_turn(s: GameState) -> bool:

@@ -123,8 +123,8 @@ def took(s: GameState, p: Player, picks: tuple[str, ...]) -> None:
     s.forbidden = None
     if not picks:
         s.events.append(Passed(s.round, player=p.name))
-    for x in picks:
-        s.events.append(Took(s.round, player=p.name, loot=x))
+    for x in picks:  # (the round, the player, the loot: by position, built faster)
+        s.events.append(Took(s.round, p.name, x))
         if x == TOKEN:
             s.token = False
             s.new_godfather = p.seat

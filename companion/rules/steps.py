@@ -257,7 +257,7 @@ def courage(s: GameState, p: Player, a: Courage) -> None:
 
 def lay_down(s: GameState, p: Player) -> None:
     """`p` lies down: the Doctor heals a wound, the Stealthy takes a $10,000 bill (R20, R29)."""
-    s.events.append(LaidDown(s.round, player=p.name))
+    s.events.append(LaidDown(s.round, p.name))  # (the round, the player: by position)
     if p.power == DOCTOR and p.wounds > 0:
         p.wounds -= 1
         s.events.append(Healed(s.round, player=p.name, wounds=p.wounds, by="doctor"))

@@ -21,7 +21,8 @@ from companion.rules import GameState
 READ = ("me", "bang", "click", "card", "loot", "power", "wounds", "wound_limit", "target",
         "round", "phase", "godfather", "table", "token", "turn", "forbidden", "discards", "out",
         "piles", "state", "players", "me_seen")
-CALLED = ("living_others", "living_names", "aimers", "aimed_by", "living_loot", "standing")
+CALLED = ("living_others", "living_names", "aimers", "aimed_by", "living_loot", "standing",
+          "taking")
 BY_NAME = ("seat_of", "loot_seen")
 MEMORY = ("me", "seen", "maybe", "bullets", "shot_by", "shots", "diamonds")
 
