@@ -65,15 +65,25 @@ def test_a_held_aim_is_one_fact_stamped_at_its_first_look(bridge, watch):
     aim = state(watch.expect(t.gun(1, "aim"), lambda p: state(p)["target"] is not None))
     raised = state(watch.expect(t.gun(1, "raised"), lambda p: state(p)["raised"]))
     assert aim["target"] == 6 and aim["device"] == "hub"
-    # the hub's first round with gun 1 looking at seat 6 (the rounds come in order)
-    seen = state(watch.expect(t.hub_seen, lambda p: state(p)["masks"][0] == 1 << 5))
-    assert len(seen["masks"]) == 8
-    # stamped when the aim began, its first look, on the hub's time (the aim counts only
-    # after rounds more of it: a busy host may run the hub's first round late, which moves
-    # both alike)
-    assert before <= seen["t"] == aim["t"]
+    on_six: set[float] = set()  # the hub's rounds with gun 1 looking at seat 6, by time
+
+    def up_to_the_aim(payload: str) -> bool:
+        seen = state(payload)
+        assert len(seen["masks"]) == 8
+        if seen["masks"][0] == 1 << 5:
+            on_six.add(seen["t"])
+        return seen["t"] >= aim["t"]
+
+    watch.expect(t.hub_seen, up_to_the_aim)
+    lock = state(watch.expect(t.gun(1, "lock"), lambda p: state(p)["lock"] == 1))
+    assert lock["seat"] == 1
+    # stamped when the aim began, on the hub's time: at one of its rounds on seat 6, the
+    # first that counted, which is when the lock LED lit (one look of a still gun lights
+    # it). Not always the first round that shows seat 6: a look counts only once the IMU's
+    # rate over its last 250 ms (motion.RATE_MS) has let the turn go, and on a busy host
+    # the first such round may still see the turn (449 ms before the aim in one run).
+    assert aim["t"] in on_six and before <= min(on_six) <= aim["t"] == lock["t"]
     assert aim["t"] <= raised["t"] or aim["seq"] > raised["seq"]
-    assert state(watch.expect(t.gun(1, "lock"), lambda p: state(p)["lock"] == 1))["seat"] == 1
     bridge.sim.aim(1, None)
     assert state(watch.expect(t.gun(1, "raised"), lambda p: not state(p)["raised"]))
     released = state(watch.expect(t.gun(1, "aim"), lambda p: state(p)["target"] is None))
