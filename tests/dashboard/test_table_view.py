@@ -112,13 +112,33 @@ def test_the_phone_size_table(live, open_page, screenshot):
 
 
 BEEP_RECORDER = """
-window.beeps = [];
+window.beeps = []; window.countShown = null;
+new MutationObserver(() => {  // when the count's box first showed: when the page had it
+  const box = document.getElementById("countdown");
+  if (box && !box.hidden && window.countShown === null) window.countShown = Date.now();
+}).observe(document, { subtree: true, attributes: true, childList: true });
 const start = OscillatorNode.prototype.start;
 OscillatorNode.prototype.start = function (...args) {
   window.beeps.push(this.frequency.value);
   return start.apply(this, args);
 };
 """
+
+
+def count(live, page, sounds: str) -> list:
+    """The Godfather starts the count; what the page sounded for it, once it is over. "One"
+    is due the instant he taps, so it reaches a page late; one more than 250 ms late is
+    only shown (countdown.js, docs/DASHBOARD.md), as on a loaded machine once: then the
+    page must have had the count that late, by the wall clock the server and the page
+    share here."""
+    live.table.command({"type": "countdown", "version": live.table.version}, GODFATHER)
+    one = live.table.public_state()["stage"]["beats_ms"][0]
+    page.wait_for_function(f"() => window.{sounds}.length >= 2")
+    expect(page.locator("#countdown")).to_be_hidden()  # over: every beat has sounded
+    heard = page.evaluate(f"window.{sounds}")
+    if len(heard) == 2:
+        assert page.evaluate("window.countShown") - one > 200, "'one' silent, yet on time"
+    return heard
 
 
 def test_the_countdown_beeps_on_each_beat_and_not_when_muted(live, open_page):
@@ -129,9 +149,8 @@ def test_the_countdown_beeps_on_each_beat_and_not_when_muted(live, open_page):
     page.locator("#step").click()  # browsers let a page sound only after a tap
     for name in NAMES:
         act(live, {"type": "choose", "player": name})
-    live.table.command({"type": "countdown", "version": live.table.version}, GODFATHER)
-    page.wait_for_function("() => window.beeps.length >= 3")
-    assert page.evaluate("window.beeps") == [880, 880, 1320]  # "three" is higher
+    beeps = count(live, page, "beeps")
+    assert beeps == [880, 880, 1320][-len(beeps):]  # "three" is higher
 
     page.locator("#mute").click()
     expect(page.locator("#step")).to_contain_text("Godfather's privilege")
@@ -139,7 +158,7 @@ def test_the_countdown_beeps_on_each_beat_and_not_when_muted(live, open_page):
     live.table.command({"type": "countdown", "version": live.table.version}, GODFATHER)
     expect(page.locator("#countdown")).to_have_text("3")
     expect(page.locator("#countdown")).to_be_hidden()
-    assert page.evaluate("window.beeps") == [880, 880, 1320]  # the courage count was silent
+    assert page.evaluate("window.beeps") == beeps  # the courage count was silent
 
 
 WORD_RECORDER = """
@@ -171,14 +190,13 @@ def test_the_countdown_can_be_spoken_in_the_tables_language(live, open_page):
     page.wait_for_function("() => window.decoded === 3")
     for name in NAMES:
         act(live, {"type": "choose", "player": name})
-    live.table.command({"type": "countdown", "version": live.table.version}, GODFATHER)
-    page.wait_for_function("() => window.words.length >= 3")
+    words = count(live, page, "words")
     audio = WEB_DIR / "static" / "audio" / "fr"
     lengths = []
     for beat in (1, 2, 3):
         with wave.open(str(audio / f"beat{beat}.wav")) as w:
             lengths.append(round(w.getnframes() / w.getframerate() * 1000))
-    assert page.evaluate("window.words") == lengths  # "un", "deux", "trois", in order
+    assert words == lengths[-len(words):]  # "un", "deux", "trois", in order
     assert page.evaluate("window.beeps") == []
     page.reload()
     expect(page.locator("#voice")).to_have_attribute("aria-pressed", "true")  # remembered
