@@ -9,7 +9,6 @@ loop ever stops feeding it.
 import itertools
 import json
 import signal
-import statistics
 import time
 
 import pytest
@@ -41,16 +40,6 @@ def start(micropython, tmp_path):
 
 def fields(raw):
     return check_board_line(raw)
-
-
-def round_ms(seen) -> float:
-    """A round's length in the hub's stamps: the median step from one round to the next.
-    The stand-in slot clock is a host thread: a busy host delays it and it catches up, the
-    rounds then stamped close together (982 ms for 57 rounds once, 405 for 32 another time),
-    which a span over all of them would count against the hub; the PIO program's own timing,
-    in cycles, is tests/firmware/test_pio_cycles.py's."""
-    stamps = [int(f[2]) for f in seen]
-    return statistics.median(b - a for a, b in itertools.pairwise(stamps))
 
 
 def on_time(lines) -> int:
@@ -105,18 +94,25 @@ def test_hub_says_hello_and_reports_the_rounds_its_slot_clock_plays(start, stopp
 
 def test_slots_keep_running_while_the_main_loop_is_stuck(start):
     """A main loop stuck for 400 ms (a blocked USB write, say) stops no slot: the ring
-    keeps them, and the rounds come out late but whole, one every 18 ms of board time.
+    keeps them, and the rounds come out late but whole, each stamped when the interrupt
+    took it, inside the stuck time.
 
-    (LATE is not checked: the stand-in clock is a thread this busy host may preempt.)
+    (Neither LATE nor the round's 18 ms is checked here: the stand-in slot clock is a host
+    thread that a busy host delays and that then catches up, stamping rounds close
+    together, more than half of them in one loaded run; the PIO program's own timing, in
+    cycles, is tests/firmware/test_pio_cycles.py's.)
     """
     hub = start([SEEN_3_BY_1, *ALL_UP, {"at_ms": 500, "stall_ms": 400}])
     lines = hub.wait_for(lambda f: f[0] == "STAT" and int(f[3]) > 100, timeout=10)
     beats = [int(f[2]) for f in map(fields, lines) if f[0] == "HB"]
-    assert max(b - a for a, b in itertools.pairwise(beats)) >= 400  # it was stuck
+    stuck_from, stuck_to = max(itertools.pairwise(beats), key=lambda ab: ab[1] - ab[0])
+    assert stuck_to - stuck_from >= 400  # it was stuck
     seen = [f for f in map(fields, lines) if f[0] == "SEEN"]
     rounds = [int(f[3]) for f in seen]
     assert rounds == list(range(rounds[0], rounds[0] + len(rounds)))  # none lost
-    assert 16 <= round_ms(seen) <= 22  # the times the interrupt took them
+    stamps = [int(f[2]) for f in seen]
+    assert stamps == sorted(stamps)
+    assert any(stuck_from < t < stuck_to for t in stamps)  # taken while the loop was stuck
 
 
 def test_lines_the_host_cannot_take_are_dropped_and_counted(start):
