@@ -116,6 +116,30 @@ def test_the_godfather_plays_a_whole_round(live, open_page, screenshot):
     screenshot(table_view, "table-round2-tablet")
 
 
+def test_a_tap_held_as_another_players_buttons_go_still_counts(live, open_page):
+    """The Godfather's finger is down on Bob's button when Ana's card goes down (from her
+    phone, say) and the page redraws: Bob's button has not moved, and lifting the finger
+    puts Bob's card down. (Redrawn anew, or moved up into Ana's place, it took no tap.)"""
+    table = live.table
+    as_godfather(table, {"type": "new_game", "cards": "physical",
+                         "players": ["Ana", "Bob", "Cyd", "Dee"]})
+    page = open_page("/referee")
+    log_in(page)
+    expect_step(page, table, "Bullet choice")
+    bob = page.get_by_role("button", name="Bob put a card down")
+    box = bob.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    box = bob.bounding_box()  # under the finger (pressed: `:active` moves it a pixel)
+    as_godfather(table, {"type": "action", "action": {"type": "choose", "player": "Ana"}})
+    expect(page.get_by_role("button", name="Ana put a card down")).to_have_count(0)
+    assert bob.bounding_box() == box
+    page.mouse.up()
+    expect(bob).to_have_count(0)
+    assert [(a.type, a.player) for a in table.game.actions] == [("choose", "Ana"),
+                                                                ("choose", "Bob")]
+
+
 def test_a_sensor_overridden_by_hand(live, open_page):
     table = live.table
     as_godfather(table, {"type": "new_game", "cards": "physical",

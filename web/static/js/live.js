@@ -130,6 +130,16 @@ export function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Make `node`'s children `children`, in order, leaving in place those already there: a
+// child kept is never taken out (a press on it, a finger's down then up, still clicks it).
+export function patch(node, children) {
+  const keep = new Set(children);
+  for (const child of [...node.children]) if (!keep.has(child)) child.remove();
+  children.forEach((child, i) => {
+    if (node.children[i] !== child) node.insertBefore(child, node.children[i] ?? null);
+  });
+}
+
 export function replace(node, ...children) {
   node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
 }

@@ -2,7 +2,7 @@
 // `commands` of the control stream: referee commands, then the rules' legal actions).
 
 import { Countdown, muteButton, voiceButton } from "./countdown.js";
-import { connect, el, notice, post, replace } from "./live.js";
+import { connect, el, notice, patch, post, replace } from "./live.js";
 import { finalPanel } from "./final.js";
 import { ReplayDialog } from "./replay.js";
 import { setupFlow } from "./setup_flow.js";
@@ -39,7 +39,12 @@ async function command(body) {
 const button = (label, onclick, attrs = {}) =>
   el("button", { type: "button", class: "big", onclick, ...attrs }, label);
 
-// -- the play tab: the referee's commands, then the actions by player, as the server made them
+// -- the play tab: the referee's commands, then the actions by player, as the server made them.
+// A redraw keeps what did not change, for a tap made as the page redraws (the step moving
+// on, another player's buttons going): a button still offered is the node drawn before,
+// and within a step a player whose buttons went keeps their place, so no other button
+// moves under a finger. Made anew or moved between the finger's down and up, a tap would
+// be lost or land on the next player's button.
 const drawButton = (b) => {
   const a = b.command.action;
   const attrs = a ? { "data-action": JSON.stringify(a), class: `big act-${a.type}` }
@@ -48,23 +53,46 @@ const drawButton = (b) => {
     attrs["data-override"] = "yes";
     attrs.title = t("ref.override_tap");
   }
-  return button(buttonLabel(b), () => command(b.command), attrs);
+  return button(buttonLabel(b), () => command(b.command), { ...attrs, dataset: { key: JSON.stringify(b) } });
 };
 
-function drawFlow(commands) {
-  replace(document.getElementById("flow"), commands.filter((b) => !b.command.action).map(drawButton));
+function drawButtons(row, commands) {
+  const drawn = new Map([...row.children].map((node) => [node.dataset.key, node]));
+  patch(row, commands.map((b) => drawn.get(JSON.stringify(b)) || drawButton(b)));
 }
 
-function drawActions(commands) {
+function drawFlow(commands) {
+  drawButtons(document.getElementById("flow"), commands.filter((b) => !b.command.action));
+}
+
+let actionsStep = null; // the step the groups were drawn in (its status line)
+
+function drawActions(s) {
+  const box = document.getElementById("actions");
+  const groups = new Map([...box.children].map((node) => [node.dataset.player, node]));
   const byPlayer = new Map();
-  for (const b of commands.filter((c) => c.command.action)) {
+  const step = `${s.game} ${statusLine(s)}`;
+  if (step === actionsStep) for (const player of groups.keys()) byPlayer.set(player, []);
+  actionsStep = step;
+  for (const b of s.commands.filter((c) => c.command.action)) {
     const player = b.command.action.player;
     if (!byPlayer.has(player)) byPlayer.set(player, []);
     byPlayer.get(player).push(b);
   }
-  replace(document.getElementById("actions"), [...byPlayer].map(([player, buttons]) =>
-    el("div", { class: "action-group" }, el("h3", {}, player),
-      el("div", { class: "row" }, buttons.map(drawButton)))));
+  const seats = new Map(s.players.map((p) => [p.name, p.seat]));
+  const order = [...byPlayer.keys()].sort((x, y) => (seats.get(x) ?? Infinity) - (seats.get(y) ?? Infinity));
+  patch(box, order.map((player) => {
+    const group = groups.get(player) || el("div", { class: "action-group", dataset: { player } },
+      el("h3", {}, player), el("div", { class: "row" }));
+    const row = group.lastElementChild;
+    const buttons = byPlayer.get(player);
+    // a player done for now keeps the height their buttons took
+    if (buttons.length) row.style.minHeight = "";
+    else if (row.children.length) row.style.minHeight = `${row.getBoundingClientRect().height}px`;
+    group.classList.toggle("idle", !buttons.length);
+    drawButtons(row, buttons);
+    return group;
+  }));
 }
 
 // -- physical loot: the Godfather enters the cards turned up, kind by kind (the server
@@ -144,7 +172,7 @@ function render(s) {
   document.getElementById("step").textContent = statusLine(s);
   document.getElementById("waiting").textContent = s.game ? waitingText(s) : t("ref.no_game");
   redraw("flow", s.commands, () => drawFlow(s.commands));
-  redraw("actions", s.commands, () => drawActions(s.commands));
+  redraw("actions", [s.commands, s.game, statusLine(s)], () => drawActions(s));
   const deal = document.getElementById("deal");
   if (Boolean(s.deal) !== !deal.hidden) {
     deal.hidden = !s.deal;
