@@ -53,25 +53,29 @@ const drawButton = (b) => {
     attrs["data-override"] = "yes";
     attrs.title = t("ref.override_tap");
   }
-  return button(buttonLabel(b), () => command(b.command), { ...attrs, dataset: { key: JSON.stringify(b) } });
+  return button(buttonLabel(b), () => command(b.command), attrs);
 };
 
 function drawButtons(row, commands) {
   const drawn = new Map([...row.children].map((node) => [node.dataset.key, node]));
-  patch(row, commands.map((b) => drawn.get(JSON.stringify(b)) || drawButton(b)));
+  patch(row, commands.map((b) => {
+    const key = JSON.stringify(b);
+    const node = drawn.get(key) || drawButton(b);
+    node.dataset.key = key;
+    return node;
+  }));
 }
 
 function drawFlow(commands) {
   drawButtons(document.getElementById("flow"), commands.filter((b) => !b.command.action));
 }
 
-let actionsStep = null; // the step the groups were drawn in (its status line)
+let actionsStep = null; // the step the groups were drawn in (the game and its status line)
 
-function drawActions(s) {
+function drawActions(s, step) {
   const box = document.getElementById("actions");
   const groups = new Map([...box.children].map((node) => [node.dataset.player, node]));
   const byPlayer = new Map();
-  const step = `${s.game} ${statusLine(s)}`;
   if (step === actionsStep) for (const player of groups.keys()) byPlayer.set(player, []);
   actionsStep = step;
   for (const b of s.commands.filter((c) => c.command.action)) {
@@ -89,7 +93,6 @@ function drawActions(s) {
     // a player done for now keeps the height their buttons took
     if (buttons.length) row.style.minHeight = "";
     else if (row.children.length) row.style.minHeight = `${row.getBoundingClientRect().height}px`;
-    group.classList.toggle("idle", !buttons.length);
     drawButtons(row, buttons);
     return group;
   }));
@@ -169,10 +172,12 @@ function redraw(section, data, draw) {
 
 function render(s) {
   state = s;
-  document.getElementById("step").textContent = statusLine(s);
+  const status = statusLine(s);
+  document.getElementById("step").textContent = status;
   document.getElementById("waiting").textContent = s.game ? waitingText(s) : t("ref.no_game");
   redraw("flow", s.commands, () => drawFlow(s.commands));
-  redraw("actions", [s.commands, s.game, statusLine(s)], () => drawActions(s));
+  const step = `${s.game} ${status}`;
+  redraw("actions", [s.commands, step], () => drawActions(s, step));
   const deal = document.getElementById("deal");
   if (Boolean(s.deal) !== !deal.hidden) {
     deal.hidden = !s.deal;
