@@ -45,6 +45,15 @@ def micropython_binary():
     return found
 
 
+def stop_for(proc, seconds):
+    """The fault itself: the host runs nothing of the board's process for `seconds`."""
+    proc.send_signal(signal.SIGSTOP)
+    try:
+        time.sleep(seconds)
+    finally:
+        proc.send_signal(signal.SIGCONT)
+
+
 class MicroPython:
     """The unix port, started as a subprocess per script."""
 
@@ -130,12 +139,7 @@ class BoardOnPty:
         return self._stderr
 
     def stop_for(self, seconds):
-        """The fault itself: the host runs nothing of the board's process for `seconds`."""
-        self.proc.send_signal(signal.SIGSTOP)
-        try:
-            time.sleep(seconds)
-        finally:
-            self.proc.send_signal(signal.SIGCONT)
+        stop_for(self.proc, seconds)
 
     def hang_up(self):
         """The host closes the port (a companion that quits or is unplugged)."""

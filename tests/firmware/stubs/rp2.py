@@ -182,17 +182,17 @@ class StateMachine:
         pio = _pios[self.id // 4]
         (start0, _), (end, _), (start1, _) = flag_times(self._program, self._word)
         burst_us, slot_us = end - start0, start1 - start0
-        start = time.host_us()
-        stood = time.stood_us()
+        start, stood = time.host_and_stood()
         while self._live():
-            time.host_us()
-            if time.stood_us() != stood:  # the board's clock stood still: so does the PIO
-                start = time.ticks_add(start, time.stood_us() - stood)
-                stood = time.stood_us()
+            now_stood = time.host_and_stood()[1]
+            if now_stood != stood:  # the board's clock stood still: so does the PIO
+                start = time.ticks_add(start, now_stood - stood)
+                stood = now_stood
             _wait(start)
             if not self._live():
                 return
-            at = time.ticks_diff(time.on_board(start), machine._start)  # on the board's clock
+            # its time on the board's clock, as scheduled: a stop in the wait is not in it
+            at = time.ticks_diff(time.ticks_add(start, -stood), machine._start)
             machine.slot_at_us = at
             pio._raise(PIO.IRQ_SM0)
             _wait(time.ticks_add(start, burst_us))
