@@ -168,14 +168,15 @@ class BoardOnPty:
             finally:
                 os.set_blocking(self._host, True)
 
-    def line(self, timeout=5.0):
-        """The next line from the board, with its end of line; fails after `timeout` s."""
+    def _next_line(self, timeout):
+        """The next line from the board, with its end of line; None if none in `timeout` s."""
         deadline = time.monotonic() + timeout
         while b"\n" not in self._buf:
             # (asked before reading: what a board wrote before it exited is still read)
             exited = self.proc.poll() is not None
             left = deadline - time.monotonic()
-            assert left > 0, f"no line from the board in {timeout:.1f} s"
+            if left <= 0:
+                return None
             ready, _, _ = select.select([self._host], [], [], 0 if exited else min(left, 0.1))
             if ready:
                 self._buf += os.read(self._host, 4096)
@@ -183,6 +184,12 @@ class BoardOnPty:
                 raise AssertionError("board exited: " + self.proc.stderr.read().decode())
         line, _, self._buf = self._buf.partition(b"\n")
         return line + b"\n"
+
+    def line(self, timeout=5.0):
+        """The next line from the board, with its end of line; fails after `timeout` s."""
+        raw = self._next_line(timeout)
+        assert raw is not None, f"no line from the board in {timeout:.1f} s"
+        return raw
 
     def wait_for(self, predicate, timeout=5.0):
         """Read lines until one's fields satisfy `predicate`; all lines read, in order."""
@@ -193,6 +200,21 @@ class BoardOnPty:
             seen.append(raw)
             if predicate(linecodec.decode(raw)):
                 return seen
+
+    def ask(self, predicate, *question, every=2.0, timeout=30.0):
+        """Send `question` and read until a line's fields satisfy `predicate`, asking again
+        each `every` s, as a host does: a board drops the lines its port cannot take, an
+        answer too while the host is behind in reading. All lines read, in order."""
+        deadline = time.monotonic() + timeout
+        seen = []
+        while time.monotonic() < deadline:
+            self.send(*question)
+            again = min(deadline, time.monotonic() + every)
+            while (raw := self._next_line(again - time.monotonic())) is not None:
+                seen.append(raw)
+                if predicate(linecodec.decode(raw)):
+                    return seen
+        raise AssertionError(f"no answer to {' '.join(question)} in {timeout:.0f} s")
 
 
 _SEAT = r"[1-8]"
