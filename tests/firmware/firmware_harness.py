@@ -191,15 +191,21 @@ class BoardOnPty:
         assert raw is not None, f"no line from the board in {timeout:.1f} s"
         return raw
 
-    def wait_for(self, predicate, timeout=5.0):
-        """Read lines until one's fields satisfy `predicate`; all lines read, in order."""
-        deadline = time.monotonic() + timeout
-        seen = []
-        while True:
-            raw = self.line(max(0.01, deadline - time.monotonic()))
+    def _read_until(self, predicate, until, seen):
+        """Read lines into `seen` until one's fields satisfy `predicate` (True) or the
+        monotonic time `until` passes (False)."""
+        while (raw := self._next_line(until - time.monotonic())) is not None:
             seen.append(raw)
             if predicate(linecodec.decode(raw)):
-                return seen
+                return True
+        return False
+
+    def wait_for(self, predicate, timeout=5.0):
+        """Read lines until one's fields satisfy `predicate`; all lines read, in order."""
+        seen = []
+        found = self._read_until(predicate, time.monotonic() + timeout, seen)
+        assert found, f"no such line from the board in {timeout:.1f} s"
+        return seen
 
     def ask(self, predicate, *question, every=2.0, timeout=30.0):
         """Send `question` and read until a line's fields satisfy `predicate`, asking again
@@ -209,11 +215,8 @@ class BoardOnPty:
         seen = []
         while time.monotonic() < deadline:
             self.send(*question)
-            again = min(deadline, time.monotonic() + every)
-            while (raw := self._next_line(again - time.monotonic())) is not None:
-                seen.append(raw)
-                if predicate(linecodec.decode(raw)):
-                    return seen
+            if self._read_until(predicate, min(deadline, time.monotonic() + every), seen):
+                return seen
         raise AssertionError(f"no answer to {' '.join(question)} in {timeout:.0f} s")
 
 

@@ -21,6 +21,7 @@ import sys
 import time
 
 ended = [False]
+finished = []
 went_back = {"main": 0, "slot": 0}
 
 
@@ -35,6 +36,7 @@ def read(name):
         n += 1
         if name == "main" and n % 1000 == 0 and poll.poll(0):
             ended[0] = True
+    finished.append(name)
 
 
 poll = select.poll()
@@ -42,7 +44,8 @@ poll.register(sys.stdin, select.POLLIN)
 _thread.start_new_thread(read, ("slot",))
 print("reading")
 read("main")
-time.sleep_ms(50)  # the slot thread's last pass
+while len(finished) < 2:  # the slot thread's last pass
+    time.sleep_ms(1)
 print(json.dumps({"went_back": went_back, "stood_us": time.host_and_stood()[1]}))
 """
 

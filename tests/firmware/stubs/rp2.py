@@ -184,7 +184,7 @@ class StateMachine:
         burst_us, slot_us = end - start0, start1 - start0
         start, stood = time.host_and_stood()
         while self._live():
-            now_stood = time.host_and_stood()[1]
+            _, now_stood = time.host_and_stood()
             if now_stood != stood:  # the board's clock stood still: so does the PIO
                 start = time.ticks_add(start, now_stood - stood)
                 stood = now_stood
